@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs every Debian package encc uses (build, tests, benchmarks, fuzzing).
+# Idempotent; meant for a fresh Debian 12 machine, run as root (or with sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache git pkg-config
+  llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libzstd-dev
+  clang-19 libclang-rt-19-dev
+  libboost-dev nlohmann-json3-dev libhwy-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libdnnl-dev libopenblas-dev
+  python3 python3-numpy python3-torch
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "bootstrap: all ${#packages[@]} packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "bootstrap: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
