@@ -1,0 +1,19 @@
+// Per-thread error messages behind enc_last_error(), for the runtime's own use.
+#ifndef ENC_RUNTIME_SRC_STATUS_H_
+#define ENC_RUNTIME_SRC_STATUS_H_
+
+#include "enc/runtime.h"
+
+namespace enc {
+
+// Records a printf-style message as this thread's last error and returns
+// `status`, so that validation reads `return Fail(ENC_ERR_INPUT, "...", ...)`.
+enc_status Fail(enc_status status, const char* format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+// Clears this thread's last error (a successful call leaves it untouched).
+void ClearLastError();
+
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_SRC_STATUS_H_
