@@ -1,0 +1,29 @@
+/* Output pooling (spec section 5):
+ *   none: out row b*seq_len + i = x row b*seq_len + i, zero for i >= len[b]
+ *   cls:  out row b = x row b*seq_len (zero when len[b] == 0)
+ *   mean: out row b = mean of the len[b] valid rows (zero when len[b] == 0) */
+#ifndef ENC_KERNELS_POOL_H_
+#define ENC_KERNELS_POOL_H_
+
+#include <stdint.h>
+
+#include "enc/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { ENC_POOL_NONE = 0, ENC_POOL_CLS = 1, ENC_POOL_MEAN = 2 } enc_pool_mode;
+
+/* x: [batch*seq_len rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
+ * out: [batch*seq_len rows, ld_out] (none) or [batch rows, ld_out].
+ * For mode none, out may equal x (same stride) to zero padding in place. */
+enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len, int64_t d,
+                    const int32_t *lengths, const float *x, int64_t ld_x,
+                    float *out, int64_t ld_out);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif  /* ENC_KERNELS_POOL_H_ */

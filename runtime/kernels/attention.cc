@@ -1,0 +1,151 @@
+// Multi-head attention: argument checks, per-target dispatch, and the split
+// of the batch into (sequence, head) tasks over the thread pool.
+#include "enc/kernels/attention.h"
+
+#include <cmath>
+
+#include "src/status.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/attention.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/attention-inl.h"
+
+#if __has_include("enc/kernels/threads.h") && !defined(ENC_NO_THREADS)
+#include "enc/kernels/threads.h"
+#define ENC_ATTENTION_HAVE_THREADS 1
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+
+static void AttentionTask(void* ctx, int64_t begin, int64_t end) {
+  AttentionArgs& a = *static_cast<AttentionArgs*>(ctx);
+  for (int64_t t = begin; t < end; ++t) {
+    AttentionHead(a, t / a.p.heads, t % a.p.heads);
+  }
+}
+
+void Attention(AttentionArgs& a) {
+  const int64_t tasks = static_cast<int64_t>(a.batch) * a.p.heads;
+#ifdef ENC_ATTENTION_HAVE_THREADS
+  enc_parallel_for(tasks, 1, &AttentionTask, &a);
+#else
+  AttentionTask(&a, 0, tasks);
+#endif
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace enc {
+HWY_EXPORT(Attention);
+static void RunAttention(AttentionArgs& a) { HWY_DYNAMIC_DISPATCH(Attention)(a); }
+
+static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
+  const char* fn = "enc_attention";
+  if (p == nullptr) return Fail(ENC_ERR_INPUT, "%s: params is NULL", fn);
+  if (p->heads < 1) return Fail(ENC_ERR_INPUT, "%s: heads (%d) < 1", fn, p->heads);
+  if (p->d_k < 1) return Fail(ENC_ERR_INPUT, "%s: d_k (%d) < 1", fn, p->d_k);
+  if (p->max_len < 1) return Fail(ENC_ERR_INPUT, "%s: max_len (%d) < 1", fn, p->max_len);
+  if (static_cast<int64_t>(p->heads) * p->d_k > (int64_t{1} << 30)) {
+    return Fail(ENC_ERR_INPUT, "%s: heads * d_k (%d * %d) is too large", fn,
+                p->heads, p->d_k);
+  }
+  if (!std::isfinite(p->scale)) {
+    return Fail(ENC_ERR_INPUT, "%s: scale (%g) is not finite", fn, p->scale);
+  }
+  if (seq_len > p->max_len) {
+    return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) exceeds max_len (%d)", fn,
+                seq_len, p->max_len);
+  }
+  switch (p->rope_style) {
+    case ENC_ROPE_NONE:
+      break;
+    case ENC_ROPE_HALVES:
+    case ENC_ROPE_INTERLEAVED:
+      if (p->d_k % 2 != 0) {
+        return Fail(ENC_ERR_INPUT, "%s: RoPE needs an even d_k, got %d", fn, p->d_k);
+      }
+      if (p->rope_cos == nullptr || p->rope_sin == nullptr) {
+        return Fail(ENC_ERR_INPUT, "%s: RoPE needs rope_cos and rope_sin tables", fn);
+      }
+      break;
+    default:
+      return Fail(ENC_ERR_INPUT, "%s: unknown rope_style %d", fn, p->rope_style);
+  }
+  if (p->rel_bucket != nullptr) {
+    if (p->rel_table == nullptr) {
+      return Fail(ENC_ERR_INPUT, "%s: rel_bucket given without rel_table", fn);
+    }
+    if (p->rel_buckets < 1) {
+      return Fail(ENC_ERR_INPUT, "%s: rel_buckets (%d) < 1", fn, p->rel_buckets);
+    }
+    const int64_t n = 2 * static_cast<int64_t>(p->max_len) - 1;
+    for (int64_t t = 0; t < n; ++t) {
+      if (p->rel_bucket[t] < 0 || p->rel_bucket[t] >= p->rel_buckets) {
+        return Fail(ENC_ERR_INPUT,
+                    "%s: rel_bucket[%lld] = %d is outside 0..%d", fn,
+                    (long long)t, p->rel_bucket[t], p->rel_buckets - 1);
+      }
+    }
+  }
+  return ENC_OK;
+}
+}  // namespace enc
+
+extern "C" enc_status enc_attention(const enc_attention_params* params,
+                                    int32_t batch, int32_t seq_len,
+                                    const int32_t* lengths, const float* q,
+                                    const float* k, const float* v,
+                                    int64_t ld_in, float* out, int64_t ld_out) {
+  using enc::Fail;
+  const char* fn = "enc_attention";
+  if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
+  if (seq_len < 1) return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
+  if (enc_status s = enc::CheckParams(params, seq_len)) return s;
+  if (q == nullptr || k == nullptr || v == nullptr || out == nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
+                q == nullptr ? "q" : k == nullptr ? "k" : v == nullptr ? "v" : "out");
+  }
+  const int64_t d_model = static_cast<int64_t>(params->heads) * params->d_k;
+  if (ld_in < d_model) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_in (%lld) < heads * d_k (%lld)", fn,
+                (long long)ld_in, (long long)d_model);
+  }
+  if (ld_out < d_model) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_out (%lld) < heads * d_k (%lld)", fn,
+                (long long)ld_out, (long long)d_model);
+  }
+  if (lengths != nullptr) {
+    for (int32_t b = 0; b < batch; ++b) {
+      if (lengths[b] < 0 || lengths[b] > seq_len) {
+        return Fail(ENC_ERR_INPUT, "%s: lengths[%d] = %d is outside 0..%d", fn,
+                    b, lengths[b], seq_len);
+      }
+    }
+  }
+  if (batch == 0) return ENC_OK;
+  enc::AttentionArgs a;
+  a.p = *params;
+  a.batch = batch;
+  a.seq_len = seq_len;
+  a.lengths = lengths;
+  a.q = q;
+  a.k = k;
+  a.v = v;
+  a.ld_in = ld_in;
+  a.out = out;
+  a.ld_out = ld_out;
+  enc::RunAttention(a);
+  if (a.out_of_memory.load()) {
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch", fn);
+  }
+  return ENC_OK;
+}
+#endif  // HWY_ONCE

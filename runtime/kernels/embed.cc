@@ -1,0 +1,143 @@
+// Embeddings: argument and id checks, per-target dispatch.
+#include "enc/kernels/embed.h"
+
+#include "src/status.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/embed.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/embed-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+void Embed(const EmbedArgs& a) { EmbedBatch(a); }
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace enc {
+HWY_EXPORT(Embed);
+static void RunEmbed(const EmbedArgs& a) { HWY_DYNAMIC_DISPATCH(Embed)(a); }
+
+static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
+                              const float* pos_table, int64_t pos_rows,
+                              int64_t d, const float* out, int64_t ld_out) {
+  if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
+  if (seq_len < 1) return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
+  if (d < 1) return Fail(ENC_ERR_INPUT, "%s: d (%lld) < 1", fn, (long long)d);
+  if (out == nullptr) return Fail(ENC_ERR_INPUT, "%s: out is NULL", fn);
+  if (ld_out < d) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_out (%lld) < d (%lld)", fn,
+                (long long)ld_out, (long long)d);
+  }
+  if (pos_table != nullptr && pos_rows < seq_len) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: the position table has %lld rows, fewer than seq_len (%d)",
+                fn, (long long)pos_rows, seq_len);
+  }
+  return ENC_OK;
+}
+}  // namespace enc
+
+extern "C" enc_status enc_embed_tokens(
+    int32_t batch, int32_t seq_len, const int32_t* ids, const int32_t* types,
+    const int32_t* lengths, const float* tok_table, int32_t vocab, float scale,
+    const float* type_table, int32_t type_vocab, const float* pos_table,
+    int64_t pos_rows, int64_t d, float* out, int64_t ld_out) {
+  using enc::Fail;
+  const char* fn = "enc_embed_tokens";
+  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, pos_table, pos_rows,
+                                      d, out, ld_out)) {
+    return s;
+  }
+  if (ids == nullptr) return Fail(ENC_ERR_INPUT, "%s: ids is NULL", fn);
+  if (tok_table == nullptr) return Fail(ENC_ERR_INPUT, "%s: tok_table is NULL", fn);
+  if (vocab < 1) return Fail(ENC_ERR_INPUT, "%s: vocab (%d) < 1", fn, vocab);
+  if (type_table != nullptr && type_vocab < 1) {
+    return Fail(ENC_ERR_INPUT, "%s: type_vocab (%d) < 1", fn, type_vocab);
+  }
+  // Check everything before writing anything.
+  for (int32_t b = 0; b < batch; ++b) {
+    int32_t len = seq_len;
+    if (lengths != nullptr) {
+      len = lengths[b];
+      if (len < 0 || len > seq_len) {
+        return Fail(ENC_ERR_INPUT, "%s: lengths[%d] = %d is outside 0..%d", fn,
+                    b, len, seq_len);
+      }
+    }
+    const int64_t base = static_cast<int64_t>(b) * seq_len;
+    for (int32_t i = 0; i < len; ++i) {
+      const int32_t id = ids[base + i];
+      if (id < 0 || id >= vocab) {
+        return Fail(ENC_ERR_INPUT,
+                    "%s: token id %d at batch row %d, position %d is outside "
+                    "0..%d",
+                    fn, id, b, i, vocab - 1);
+      }
+      if (type_table != nullptr && types != nullptr) {
+        const int32_t t = types[base + i];
+        if (t < 0 || t >= type_vocab) {
+          return Fail(ENC_ERR_INPUT,
+                      "%s: token type %d at batch row %d, position %d is "
+                      "outside 0..%d",
+                      fn, t, b, i, type_vocab - 1);
+        }
+      }
+    }
+  }
+  if (batch == 0) return ENC_OK;
+  enc::EmbedArgs a{};
+  a.batch = batch;
+  a.seq_len = seq_len;
+  a.ids = ids;
+  a.types = types;
+  a.lengths = lengths;
+  a.tok_table = tok_table;
+  a.scale = scale;
+  a.type_table = type_table;
+  a.pos_table = pos_table;
+  a.d = d;
+  a.out = out;
+  a.ld_out = ld_out;
+  enc::RunEmbed(a);
+  return ENC_OK;
+}
+
+extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
+                                       const float* in, int64_t ld_in,
+                                       const float* pos_table,
+                                       int64_t pos_rows, int64_t d, float* out,
+                                       int64_t ld_out) {
+  using enc::Fail;
+  const char* fn = "enc_embed_floats";
+  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, pos_table, pos_rows,
+                                      d, out, ld_out)) {
+    return s;
+  }
+  if (in == nullptr) return Fail(ENC_ERR_INPUT, "%s: in is NULL", fn);
+  if (ld_in < d) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_in (%lld) < d (%lld)", fn,
+                (long long)ld_in, (long long)d);
+  }
+  if (in == out && ld_in != ld_out) {
+    return Fail(ENC_ERR_INPUT, "%s: in-place needs ld_in == ld_out", fn);
+  }
+  if (batch == 0) return ENC_OK;
+  enc::EmbedArgs a{};
+  a.batch = batch;
+  a.seq_len = seq_len;
+  a.in = in;
+  a.ld_in = ld_in;
+  a.pos_table = pos_table;
+  a.d = d;
+  a.out = out;
+  a.ld_out = ld_out;
+  enc::RunEmbed(a);
+  return ENC_OK;
+}
+#endif  // HWY_ONCE

@@ -1,0 +1,182 @@
+// LayerNorm / RMSNorm row kernels (SIMD body, compiled once per target).
+//
+// Statistics are computed in float with several vector accumulators (so each
+// lane sums a short, strided part of the row) and in two passes: a shifted
+// mean (shift = the row's first value, so a large common offset cancels
+// exactly), then the corrected two-pass variance sum(dev^2) - sum(dev)^2/d.
+// A constant row gives dev == 0 exactly, hence y == beta.
+
+#ifndef ENC_KERNELS_NORM_ARGS_
+#define ENC_KERNELS_NORM_ARGS_
+#include <stdint.h>
+#include <stddef.h>
+
+namespace enc {
+struct NormArgs {
+  int32_t kind;  // enc_norm_kind
+  int64_t rows, d;
+  const float* x;
+  int64_t ld_x;
+  const float* residual;  // or nullptr
+  int64_t ld_r;
+  float* sum_out;  // or nullptr
+  int64_t ld_sum;
+  const float* gamma;
+  const float* beta;  // or nullptr
+  float eps;
+  float* y;
+  int64_t ld_y;
+};
+}  // namespace enc
+#endif  // ENC_KERNELS_NORM_ARGS_
+
+#if defined(ENC_KERNELS_NORM_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ENC_KERNELS_NORM_INL_H_
+#undef ENC_KERNELS_NORM_INL_H_
+#else
+#define ENC_KERNELS_NORM_INL_H_
+#endif
+
+#include <cmath>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Source of a row: x, or x + r when kResidual.
+template <bool kResidual>
+struct RowSrc {
+  const float* HWY_RESTRICT x;
+  const float* HWY_RESTRICT r;
+  template <class D>
+  HWY_INLINE hn::Vec<D> Load(D d, size_t i) const {
+    if (kResidual) return hn::Add(hn::LoadU(d, x + i), hn::LoadU(d, r + i));
+    return hn::LoadU(d, x + i);
+  }
+  HWY_INLINE float At(size_t i) const { return kResidual ? x[i] + r[i] : x[i]; }
+};
+
+// Sum over the row of f(v) where f is applied to vectors and scalars.
+template <class Src, class FV, class FS>
+HWY_INLINE float RowSum(const Src& src, size_t n, const FV& fv, const FS& fs) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    a0 = hn::Add(a0, fv(src.Load(d, i)));
+    a1 = hn::Add(a1, fv(src.Load(d, i + N)));
+    a2 = hn::Add(a2, fv(src.Load(d, i + 2 * N)));
+    a3 = hn::Add(a3, fv(src.Load(d, i + 3 * N)));
+  }
+  for (; i + N <= n; i += N) a0 = hn::Add(a0, fv(src.Load(d, i)));
+  a0 = hn::Add(hn::Add(a0, a1), hn::Add(a2, a3));
+  float sum = hn::GetLane(hn::SumOfLanes(d, a0));
+  float tail = 0.0f;
+  for (; i < n; ++i) tail += fs(src.At(i));
+  return sum + tail;
+}
+
+template <bool kResidual>
+HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
+                        float* HWY_RESTRICT y) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(a.d);
+  const float* HWY_RESTRICT gamma = a.gamma;
+  const float* HWY_RESTRICT beta = a.beta;
+  const float inv_n = 1.0f / static_cast<float>(n);
+  if (a.kind == 1) {  // RMSNorm
+    const float ss = RowSum(
+        src, n, [](hn::Vec<decltype(d)> v) { return hn::Mul(v, v); },
+        [](float v) { return v * v; });
+    const float rs = 1.0f / std::sqrt(ss * inv_n + a.eps);
+    const auto vrs = hn::Set(d, rs);
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      const auto v = hn::Mul(src.Load(d, i), vrs);
+      hn::StoreU(hn::Mul(v, hn::LoadU(d, gamma + i)), d, y + i);
+    }
+    for (; i < n; ++i) y[i] = src.At(i) * rs * gamma[i];
+    return;
+  }
+  // LayerNorm.
+  const float shift = src.At(0);
+  const auto vshift = hn::Set(d, shift);
+  const float s1 = RowSum(
+      src, n, [&](hn::Vec<decltype(d)> v) { return hn::Sub(v, vshift); },
+      [&](float v) { return v - shift; });
+  const float mean = shift + s1 * inv_n;
+  const auto vmean = hn::Set(d, mean);
+  const float s2 = RowSum(
+      src, n,
+      [&](hn::Vec<decltype(d)> v) {
+        const auto dev = hn::Sub(v, vmean);
+        return hn::Mul(dev, dev);
+      },
+      [&](float v) { return (v - mean) * (v - mean); });
+  const float sc = RowSum(
+      src, n, [&](hn::Vec<decltype(d)> v) { return hn::Sub(v, vmean); },
+      [&](float v) { return v - mean; });
+  float var = (s2 - sc * sc * inv_n) * inv_n;
+  if (!(var > 0.0f)) var = 0.0f;
+  const float rstd = 1.0f / std::sqrt(var + a.eps);
+  const auto vrstd = hn::Set(d, rstd);
+  size_t i = 0;
+  if (beta != nullptr) {
+    for (; i + N <= n; i += N) {
+      const auto v = hn::Mul(hn::Sub(src.Load(d, i), vmean), vrstd);
+      hn::StoreU(hn::MulAdd(v, hn::LoadU(d, gamma + i), hn::LoadU(d, beta + i)),
+                 d, y + i);
+    }
+    for (; i < n; ++i) y[i] = (src.At(i) - mean) * rstd * gamma[i] + beta[i];
+  } else {
+    for (; i + N <= n; i += N) {
+      const auto v = hn::Mul(hn::Sub(src.Load(d, i), vmean), vrstd);
+      hn::StoreU(hn::Mul(v, hn::LoadU(d, gamma + i)), d, y + i);
+    }
+    for (; i < n; ++i) y[i] = (src.At(i) - mean) * rstd * gamma[i];
+  }
+}
+
+// Normalises rows [begin, end).
+HWY_INLINE void NormRange(const NormArgs& a, int64_t begin, int64_t end) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const size_t n = static_cast<size_t>(a.d);
+  for (int64_t row = begin; row < end; ++row) {
+    const float* x = a.x + row * a.ld_x;
+    const float* r = a.residual ? a.residual + row * a.ld_r : nullptr;
+    float* y = a.y + row * a.ld_y;
+    if (a.sum_out != nullptr) {
+      // s = x (+ r) first, then normalise s: element-wise, so s may be the
+      // same row as x, r or y.
+      float* s = a.sum_out + row * a.ld_sum;
+      size_t i = 0;
+      if (r != nullptr) {
+        for (; i + N <= n; i += N) {
+          hn::StoreU(hn::Add(hn::LoadU(d, x + i), hn::LoadU(d, r + i)), d,
+                     s + i);
+        }
+        for (; i < n; ++i) s[i] = x[i] + r[i];
+      } else if (s != x) {
+        for (; i + N <= n; i += N) hn::StoreU(hn::LoadU(d, x + i), d, s + i);
+        for (; i < n; ++i) s[i] = x[i];
+      }
+      NormRow<false>(a, RowSrc<false>{s, nullptr}, y);
+    } else if (r != nullptr) {
+      NormRow<true>(a, RowSrc<true>{x, r}, y);
+    } else {
+      NormRow<false>(a, RowSrc<false>{x, nullptr}, y);
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#endif  // ENC_KERNELS_NORM_INL_H_

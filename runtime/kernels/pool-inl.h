@@ -1,0 +1,120 @@
+// Output pooling (SIMD body, compiled once per target).
+
+#ifndef ENC_KERNELS_POOL_ARGS_
+#define ENC_KERNELS_POOL_ARGS_
+#include <stddef.h>
+#include <stdint.h>
+
+namespace enc {
+struct PoolArgs {
+  int32_t mode;  // enc_pool_mode
+  int32_t batch, seq_len;
+  int64_t d;
+  const int32_t* lengths;  // or nullptr
+  const float* x;
+  int64_t ld_x;
+  float* out;
+  int64_t ld_out;
+};
+}  // namespace enc
+#endif  // ENC_KERNELS_POOL_ARGS_
+
+#if defined(ENC_KERNELS_POOL_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ENC_KERNELS_POOL_INL_H_
+#undef ENC_KERNELS_POOL_INL_H_
+#else
+#define ENC_KERNELS_POOL_INL_H_
+#endif
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+HWY_INLINE void CopyRow(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst,
+                        size_t n) {
+  if (src == dst) return;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::LoadU(d, src + i), d, dst + i);
+  for (; i < n; ++i) dst[i] = src[i];
+}
+
+HWY_INLINE void ZeroRow(float* HWY_RESTRICT dst, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::Zero(d), d, dst + i);
+  for (; i < n; ++i) dst[i] = 0.0f;
+}
+
+// out = mean of `rows` rows of x (rows >= 1), accumulated in float over
+// column blocks of 4 vectors so the partial sums stay in registers.
+HWY_INLINE void MeanRows(const float* HWY_RESTRICT x, int64_t ld_x,
+                         int64_t rows, float* HWY_RESTRICT out, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const float inv = 1.0f / static_cast<float>(rows);
+  const auto vinv = hn::Set(d, inv);
+  size_t c = 0;
+  for (; c + 4 * N <= n; c += 4 * N) {
+    auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* row = x + r * ld_x + c;
+      a0 = hn::Add(a0, hn::LoadU(d, row));
+      a1 = hn::Add(a1, hn::LoadU(d, row + N));
+      a2 = hn::Add(a2, hn::LoadU(d, row + 2 * N));
+      a3 = hn::Add(a3, hn::LoadU(d, row + 3 * N));
+    }
+    hn::StoreU(hn::Mul(a0, vinv), d, out + c);
+    hn::StoreU(hn::Mul(a1, vinv), d, out + c + N);
+    hn::StoreU(hn::Mul(a2, vinv), d, out + c + 2 * N);
+    hn::StoreU(hn::Mul(a3, vinv), d, out + c + 3 * N);
+  }
+  for (; c + N <= n; c += N) {
+    auto a0 = hn::Zero(d);
+    for (int64_t r = 0; r < rows; ++r) a0 = hn::Add(a0, hn::LoadU(d, x + r * ld_x + c));
+    hn::StoreU(hn::Mul(a0, vinv), d, out + c);
+  }
+  for (; c < n; ++c) {
+    float s = 0.0f;
+    for (int64_t r = 0; r < rows; ++r) s += x[r * ld_x + c];
+    out[c] = s * inv;
+  }
+}
+
+HWY_INLINE void PoolBatch(const PoolArgs& a) {
+  const size_t n = static_cast<size_t>(a.d);
+  for (int32_t b = 0; b < a.batch; ++b) {
+    const int64_t len = a.lengths ? a.lengths[b] : a.seq_len;
+    const float* x = a.x + static_cast<int64_t>(b) * a.seq_len * a.ld_x;
+    if (a.mode == 0) {
+      float* out = a.out + static_cast<int64_t>(b) * a.seq_len * a.ld_out;
+      for (int64_t i = 0; i < a.seq_len; ++i) {
+        if (i < len) {
+          CopyRow(x + i * a.ld_x, out + i * a.ld_out, n);
+        } else {
+          ZeroRow(out + i * a.ld_out, n);
+        }
+      }
+    } else {
+      float* out = a.out + static_cast<int64_t>(b) * a.ld_out;
+      if (len == 0) {
+        ZeroRow(out, n);
+      } else if (a.mode == 1) {
+        CopyRow(x, out, n);
+      } else {
+        MeanRows(x, a.ld_x, len, out, n);
+      }
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#endif  // ENC_KERNELS_POOL_INL_H_

@@ -1,0 +1,306 @@
+// enc_attention against a float64 reference, on every compiled Highway target.
+#include "enc/kernels/attention.h"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class F>
+void ForEachTarget(const F& f) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    f();
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+enum Bias { kNoBias, kAlibi, kRelative };
+
+struct Case {
+  int heads, d_k, seq, batch;
+  int rope;  // enc_rope_style
+  Bias bias;
+  float q_scale = 1.0f;  // to push scores far from 0
+};
+
+struct Setup {
+  Case c;
+  int max_len;
+  std::vector<float> qkv;  // [batch*seq, 3*d_model]
+  std::vector<int32_t> lengths;
+  std::vector<float> cos, sin, slopes, rel_table;
+  std::vector<int32_t> buckets;
+  int rel_buckets = 0;
+  enc_attention_params p{};
+};
+
+void Build(Setup& s, std::mt19937& rng) {
+  const Case& c = s.c;
+  const int d_model = c.heads * c.d_k;
+  s.max_len = c.seq + 3;
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  s.qkv.resize(static_cast<size_t>(c.batch) * c.seq * 3 * d_model);
+  for (size_t i = 0; i < s.qkv.size(); ++i) {
+    s.qkv[i] = normal(rng) * ((i / d_model) % 3 == 0 ? c.q_scale : 1.0f);
+  }
+  // Mixed lengths: full, 0, 1, random.
+  for (int b = 0; b < c.batch; ++b) {
+    int len = c.seq;
+    if (b % 4 == 1) len = 0;
+    if (b % 4 == 2) len = 1;
+    if (b % 4 == 3) len = std::uniform_int_distribution<int>(0, c.seq)(rng);
+    s.lengths.push_back(len);
+  }
+  s.p.heads = c.heads;
+  s.p.d_k = c.d_k;
+  s.p.max_len = s.max_len;
+  s.p.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(c.d_k)));
+  s.p.rope_style = c.rope;
+  if (c.rope != ENC_ROPE_NONE) {
+    const int half = c.d_k / 2;
+    for (int pos = 0; pos < s.max_len; ++pos) {
+      for (int k = 0; k < half; ++k) {
+        const double freq = std::pow(10000.0, -2.0 * k / c.d_k);
+        s.cos.push_back(static_cast<float>(std::cos(pos * freq)));
+        s.sin.push_back(static_cast<float>(std::sin(pos * freq)));
+      }
+    }
+    s.p.rope_cos = s.cos.data();
+    s.p.rope_sin = s.sin.data();
+  }
+  if (c.bias == kAlibi) {
+    for (int h = 0; h < c.heads; ++h) s.slopes.push_back(std::pow(0.5f, h + 1) * 4);
+    s.p.alibi_slopes = s.slopes.data();
+  } else if (c.bias == kRelative) {
+    s.rel_buckets = 8;
+    std::uniform_int_distribution<int> bucket(0, s.rel_buckets - 1);
+    for (int t = 0; t < 2 * s.max_len - 1; ++t) s.buckets.push_back(bucket(rng));
+    for (int t = 0; t < s.rel_buckets * c.heads; ++t) s.rel_table.push_back(normal(rng));
+    s.p.rel_bucket = s.buckets.data();
+    s.p.rel_table = s.rel_table.data();
+    s.p.rel_buckets = s.rel_buckets;
+  }
+}
+
+// Float64 evaluation of spec section 5 for one head.
+std::vector<double> Reference(const Setup& s) {
+  const Case& c = s.c;
+  const int d_model = c.heads * c.d_k, ld = 3 * d_model;
+  std::vector<double> out(static_cast<size_t>(c.batch) * c.seq * d_model, 0.0);
+  auto rotate = [&](const float* x, int pos, std::vector<double>& r) {
+    r.assign(x, x + c.d_k);
+    if (c.rope == ENC_ROPE_NONE) return;
+    const int half = c.d_k / 2;
+    for (int k = 0; k < half; ++k) {
+      const double cs = s.cos[pos * half + k], sn = s.sin[pos * half + k];
+      const int ia = c.rope == ENC_ROPE_HALVES ? k : 2 * k;
+      const int ib = c.rope == ENC_ROPE_HALVES ? k + half : 2 * k + 1;
+      const double a = x[ia], b = x[ib];
+      r[ia] = a * cs - b * sn;
+      r[ib] = a * sn + b * cs;
+    }
+  };
+  for (int b = 0; b < c.batch; ++b) {
+    const int len = s.lengths[b];
+    for (int h = 0; h < c.heads; ++h) {
+      std::vector<std::vector<double>> K(len);
+      for (int j = 0; j < len; ++j) {
+        rotate(&s.qkv[(static_cast<size_t>(b) * c.seq + j) * ld + d_model + h * c.d_k], j, K[j]);
+      }
+      for (int i = 0; i < len; ++i) {
+        std::vector<double> q;
+        rotate(&s.qkv[(static_cast<size_t>(b) * c.seq + i) * ld + h * c.d_k], i, q);
+        std::vector<double> score(len);
+        double m = -INFINITY;
+        for (int j = 0; j < len; ++j) {
+          double dot = 0;
+          for (int t = 0; t < c.d_k; ++t) dot += q[t] * K[j][t];
+          dot /= std::sqrt(static_cast<double>(c.d_k));
+          if (c.bias == kAlibi) dot += -static_cast<double>(s.slopes[h]) * std::abs(i - j);
+          if (c.bias == kRelative) {
+            dot += s.rel_table[s.buckets[j - i + s.max_len - 1] * c.heads + h];
+          }
+          score[j] = dot;
+          m = std::max(m, dot);
+        }
+        double sum = 0;
+        for (double& x : score) sum += (x = std::exp(x - m));
+        for (int t = 0; t < c.d_k; ++t) {
+          double acc = 0;
+          for (int j = 0; j < len; ++j) {
+            acc += score[j] *
+                   s.qkv[(static_cast<size_t>(b) * c.seq + j) * ld + 2 * d_model + h * c.d_k + t];
+          }
+          out[(static_cast<size_t>(b) * c.seq + i) * d_model + h * c.d_k + t] = acc / sum;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+void RunCase(const Case& c, std::mt19937& rng) {
+  Setup s{c};
+  Build(s, rng);
+  const int d_model = c.heads * c.d_k;
+  const std::vector<double> ref = Reference(s);
+  const int64_t ld_out = d_model + 5;  // a stride wider than the row
+  ForEachTarget([&] {
+    std::vector<float> out(static_cast<size_t>(c.batch) * c.seq * ld_out, 7.0f);
+    const float* qkv = s.qkv.data();
+    ASSERT_EQ(ENC_OK, enc_attention(&s.p, c.batch, c.seq, s.lengths.data(), qkv,
+                                    qkv + d_model, qkv + 2 * d_model, 3 * d_model,
+                                    out.data(), ld_out))
+        << enc_last_error();
+    double worst = 0;
+    for (int r = 0; r < c.batch * c.seq; ++r) {
+      for (int t = 0; t < ld_out; ++t) {
+        const float got = out[static_cast<size_t>(r) * ld_out + t];
+        if (t >= d_model) {
+          ASSERT_EQ(got, 7.0f) << "padding column written, row " << r;
+          continue;
+        }
+        const double want = ref[static_cast<size_t>(r) * d_model + t];
+        ASSERT_TRUE(std::isfinite(got)) << "row " << r << " col " << t;
+        const double err = std::abs(got - want) / std::max(1.0, std::abs(want));
+        worst = std::max(worst, err);
+        ASSERT_LE(err, 2e-5) << "row " << r << " col " << t << " got " << got
+                             << " want " << want;
+      }
+    }
+  });
+}
+
+std::string Name(const Case& c) {
+  return "heads " + std::to_string(c.heads) + " d_k " + std::to_string(c.d_k) +
+         " seq " + std::to_string(c.seq) + " rope " + std::to_string(c.rope) +
+         " bias " + std::to_string(c.bias);
+}
+
+TEST(Attention, MatchesReferenceAcrossShapesRopeAndBias) {
+  std::mt19937 rng(42);
+  for (int d_k : {1, 3, 17, 64}) {
+    for (int seq : {1, 5, 129}) {
+      for (int rope : {ENC_ROPE_NONE, ENC_ROPE_HALVES, ENC_ROPE_INTERLEAVED}) {
+        if (rope != ENC_ROPE_NONE && d_k % 2 != 0) continue;
+        for (Bias bias : {kNoBias, kAlibi, kRelative}) {
+          const Case c{d_k == 64 ? 2 : 3, d_k, seq, 4, rope, bias};
+          SCOPED_TRACE(Name(c));
+          RunCase(c, rng);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+  // Odd d_k with RoPE needs an even d_k: exercise 2 and 18 too.
+  for (int d_k : {2, 18}) {
+    for (int rope : {ENC_ROPE_HALVES, ENC_ROPE_INTERLEAVED}) {
+      const Case c{2, d_k, 33, 3, rope, kRelative};
+      SCOPED_TRACE(Name(c));
+      RunCase(c, rng);
+    }
+  }
+}
+
+TEST(Attention, LargeScoresStayFinite) {
+  std::mt19937 rng(7);
+  Case c{2, 16, 40, 3, ENC_ROPE_NONE, kAlibi};
+  c.q_scale = 30.0f;  // scores in the hundreds: exp would overflow unshifted
+  RunCase(c, rng);
+}
+
+TEST(Attention, LongSequence) {
+  std::mt19937 rng(9);
+  RunCase(Case{2, 64, 300, 2, ENC_ROPE_HALVES, kNoBias}, rng);
+}
+
+TEST(Attention, ZeroLengthGivesZeros) {
+  enc_attention_params p{};
+  p.heads = 2;
+  p.d_k = 4;
+  p.max_len = 8;
+  p.scale = 0.5f;
+  std::vector<float> qkv(3 * 8 * 3 * 8, NAN);  // never read for len 0
+  std::vector<float> out(3 * 8 * 8, 5.0f);
+  const int32_t lengths[3] = {0, 0, 0};
+  ForEachTarget([&] {
+    ASSERT_EQ(ENC_OK, enc_attention(&p, 3, 8, lengths, qkv.data(), qkv.data() + 8,
+                                    qkv.data() + 16, 24, out.data(), 8));
+    for (float x : out) ASSERT_EQ(x, 0.0f);
+  });
+}
+
+TEST(Attention, RejectsBadArguments) {
+  enc_attention_params p{};
+  p.heads = 2;
+  p.d_k = 4;
+  p.max_len = 8;
+  p.scale = 0.5f;
+  std::vector<float> qkv(8 * 24, 1.0f), out(8 * 8, 3.0f);
+  const float* q = qkv.data();
+  auto call = [&](const enc_attention_params* pp, int batch, int seq,
+                  const int32_t* len, int64_t ld_in, int64_t ld_out,
+                  float* o) {
+    return enc_attention(pp, batch, seq, len, q, q + 8, q + 16, ld_in, o, ld_out);
+  };
+  EXPECT_EQ(ENC_OK, call(&p, 1, 8, nullptr, 24, 8, out.data()));
+  std::fill(out.begin(), out.end(), 3.0f);
+  auto expect_input_error = [&](enc_status s, const char* what) {
+    EXPECT_EQ(ENC_ERR_INPUT, s) << what;
+    EXPECT_STRNE("", enc_last_error()) << what;
+  };
+  expect_input_error(call(nullptr, 1, 8, nullptr, 24, 8, out.data()), "null params");
+  expect_input_error(call(&p, -1, 8, nullptr, 24, 8, out.data()), "batch");
+  expect_input_error(call(&p, 1, 0, nullptr, 24, 8, out.data()), "seq 0");
+  expect_input_error(call(&p, 1, 9, nullptr, 24, 8, out.data()), "seq > max_len");
+  expect_input_error(call(&p, 1, 8, nullptr, 7, 8, out.data()), "ld_in");
+  expect_input_error(call(&p, 1, 8, nullptr, 24, 7, out.data()), "ld_out");
+  expect_input_error(call(&p, 1, 8, nullptr, 24, 8, nullptr), "null out");
+  expect_input_error(enc_attention(&p, 1, 8, nullptr, nullptr, q, q, 24, out.data(), 8),
+                     "null q");
+  const int32_t bad_len[1] = {9}, neg_len[1] = {-1};
+  expect_input_error(call(&p, 1, 8, bad_len, 24, 8, out.data()), "len > seq");
+  expect_input_error(call(&p, 1, 8, neg_len, 24, 8, out.data()), "len < 0");
+  enc_attention_params bad = p;
+  bad.heads = 0;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "heads");
+  bad = p;
+  bad.d_k = -4;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "d_k");
+  bad = p;
+  bad.rope_style = 3;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rope style");
+  bad = p;
+  bad.rope_style = ENC_ROPE_HALVES;  // tables missing
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rope tables");
+  std::vector<float> table(8 * 2, 0.0f);
+  bad.rope_cos = bad.rope_sin = table.data();
+  bad.d_k = 3;
+  bad.heads = 2;
+  expect_input_error(enc_attention(&bad, 1, 8, nullptr, q, q, q, 24, out.data(), 8),
+                     "odd d_k with rope");
+  bad = p;
+  std::vector<int32_t> buckets(15, 0);
+  buckets[14] = 4;
+  std::vector<float> rel(4 * 2, 0.0f);
+  bad.rel_bucket = buckets.data();
+  bad.rel_table = rel.data();
+  bad.rel_buckets = 4;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "bucket range");
+  bad.rel_table = nullptr;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rel table");
+  bad = p;
+  bad.scale = NAN;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "scale");
+  for (float x : out) ASSERT_EQ(x, 3.0f) << "a failing call wrote its output";
+}
+
+}  // namespace
