@@ -1,0 +1,329 @@
+//===- Parser.cpp - Drive the X3 grammar over a whole file ----------------===//
+//
+// The one translation unit that instantiates the grammar. Before parsing, a
+// linear scan checks what a recursive-descent parser must not meet unprepared:
+// bytes that are not UTF-8 text, unterminated comments and nesting deep
+// enough to exhaust the stack. The parse itself goes encoder head by encoder
+// head and setting by setting, so that after a syntax error it can resume and
+// report the next one, as clang does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "enc/lang/Parser.h"
+
+#include "Grammar_def.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace enc;
+namespace x3 = boost::spirit::x3;
+
+namespace {
+
+bool isIdentChar(char C) {
+  return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
+         (C >= '0' && C <= '9') || C == '_';
+}
+
+/// Length of the valid UTF-8 sequence at Text[I], or 0 if it is invalid.
+unsigned utf8SequenceLength(llvm::StringRef Text, size_t I) {
+  unsigned char C = Text[I];
+  if (C < 0x80)
+    return 1;
+  unsigned Len = C >= 0xF0 && C <= 0xF4 ? 4 : C >= 0xE0 ? 3 : C >= 0xC2 ? 2 : 0;
+  if (Len == 0 || I + Len > Text.size())
+    return 0;
+  for (unsigned K = 1; K < Len; ++K)
+    if ((static_cast<unsigned char>(Text[I + K]) & 0xC0) != 0x80)
+      return 0;
+  unsigned char C1 = Text[I + 1];
+  // Overlong 3- and 4-byte forms, UTF-16 surrogates, code points > U+10FFFF.
+  if ((C == 0xE0 && C1 < 0xA0) || (C == 0xED && C1 >= 0xA0) ||
+      (C == 0xF0 && C1 < 0x90) || (C == 0xF4 && C1 >= 0x90))
+    return 0;
+  return Len;
+}
+
+/// What the pre-scan learned about the file.
+struct ScanResult {
+  bool Fatal = false;        // the parser must not run
+  uint32_t ParseEnd = 0;     // parse [0, ParseEnd): an open comment ends it
+  bool OpenComment = false;  // `/*` at ParseEnd never closed
+};
+
+ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
+  llvm::StringRef Text = File.text();
+  ScanResult Result;
+  Result.ParseEnd = Text.size();
+
+  // Encoding: every byte must belong to UTF-8 text; NUL is not text.
+  unsigned LastBadLine = 0;
+  for (size_t I = 0; I < Text.size() && !Diags.limitReached();) {
+    unsigned Len = Text[I] == '\0' ? 0 : utf8SequenceLength(Text, I);
+    if (Len != 0) {
+      I += Len;
+      continue;
+    }
+    unsigned Line = File.lineCol(I).Line;
+    if (Line != LastBadLine) { // one report per line is enough
+      unsigned char C = Text[I];
+      if (C == 0)
+        Diags.error({uint32_t(I), uint32_t(I + 1)},
+                    "null character in source file; a .enc file is UTF-8 "
+                    "text");
+      else
+        Diags.error({uint32_t(I), uint32_t(I + 1)},
+                    llvm::formatv("invalid UTF-8 byte 0x{0:X-2} in source "
+                                  "file",
+                                  unsigned(C)));
+      LastBadLine = Line;
+    }
+    Result.Fatal = true;
+    ++I;
+  }
+  if (Result.Fatal)
+    return Result;
+
+  // Comments and nesting depth. Depth counts open parentheses plus the unary
+  // minus signs that lead up to an operand: each is one level of recursion.
+  std::vector<unsigned> MinusRunAtParen;
+  unsigned Depth = 0, MinusRun = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '/' && I + 1 < Text.size() && Text[I + 1] == '/') {
+      I = Text.find('\n', I);
+      if (I == llvm::StringRef::npos)
+        break;
+      continue;
+    }
+    if (C == '/' && I + 1 < Text.size() && Text[I + 1] == '*') {
+      size_t Close = Text.find("*/", I + 2);
+      if (Close == llvm::StringRef::npos) {
+        Result.ParseEnd = I;
+        Result.OpenComment = true;
+        break;
+      }
+      I = Close + 1;
+      continue;
+    }
+    if (C == '(') {
+      MinusRunAtParen.push_back(MinusRun);
+      Depth += 1;
+      MinusRun = 0;
+    } else if (C == ')') {
+      if (!MinusRunAtParen.empty()) {
+        Depth -= 1 + MinusRunAtParen.back();
+        MinusRunAtParen.pop_back();
+      }
+      MinusRun = 0;
+    } else if (C == '-') {
+      ++MinusRun;
+      ++Depth;
+    } else if (isIdentChar(C) || C == ';' || C == '{' || C == '}' ||
+               C == '.') {
+      Depth -= MinusRun;
+      MinusRun = 0;
+      if (C == ';' || C == '{' || C == '}') { // a new statement resets all
+        Depth = 0;
+        MinusRunAtParen.clear();
+      }
+    }
+    if (Depth > MaxExpressionDepth) {
+      Diags.error({uint32_t(I), uint32_t(I + 1)},
+                  llvm::formatv("expression nested too deeply (more than {0} "
+                                "levels of parentheses and unary minus)",
+                                MaxExpressionDepth));
+      Result.Fatal = true;
+      return Result;
+    }
+  }
+  return Result;
+}
+
+/// Drives the grammar over [0, End) of the file with error recovery.
+class FileParser {
+public:
+  FileParser(const SourceFile &File, DiagnosticEngine &Diags, uint32_t End)
+      : Diags(Diags), Begin(File.text().data()), Pos(Begin), End(Begin + End) {}
+
+  ast::File parse();
+
+private:
+  enum class RuleResult { Parsed, NoMatch, Reported };
+  /// Parses one rule at Pos. NoMatch leaves Pos alone and reports nothing;
+  /// Reported means an expectation failed and was diagnosed.
+  template <typename Rule, typename Attr>
+  RuleResult parseRule(const Rule &R, Attr &Out);
+  void skipTrivia();
+  bool atKeyword(const char *Word) const;
+  bool atEnd() {
+    skipTrivia();
+    return Pos == End;
+  }
+  /// Skips to just past the next `;`, or to (not past) the next `}` or
+  /// `encoder`, whichever comes first.
+  void recoverInEncoder();
+  /// Skips to the next `encoder` keyword or past the next `}`.
+  void recoverAtTopLevel();
+  void parseSettings(ast::Encoder *Into, uint32_t OpenBrace);
+  SourceRange rangeAt(const char *P) const {
+    uint32_t Off = P - Begin;
+    return {Off, Off + (P < End ? 1u : 0u)};
+  }
+
+  DiagnosticEngine &Diags;
+  const char *Begin;
+  const char *Pos;
+  const char *End;
+};
+
+void FileParser::skipTrivia() {
+  x3::phrase_parse(Pos, End, x3::eps, grammar::Skipper);
+}
+
+bool FileParser::atKeyword(const char *Word) const {
+  size_t Len = std::strlen(Word);
+  return size_t(End - Pos) >= Len && std::memcmp(Pos, Word, Len) == 0 &&
+         (Pos + Len == End || !isIdentChar(Pos[Len]));
+}
+
+template <typename Rule, typename Attr>
+FileParser::RuleResult FileParser::parseRule(const Rule &R, Attr &Out) {
+  const char *Start = Pos;
+  try {
+    auto Parser = x3::with<grammar::SourceBeginTag>(Begin)[R];
+    if (x3::phrase_parse(Pos, End, Parser, grammar::Skipper, Out))
+      return RuleResult::Parsed;
+    Pos = Start;
+    return RuleResult::NoMatch;
+  } catch (const x3::expectation_failure<const char *> &Failure) {
+    const char *Where = Failure.where();
+    std::string Expected = Failure.which();
+    // A missing `;` is reported right after the previous token, as clang
+    // does; anything else at the token that was found instead.
+    if (Expected != "';'") {
+      Pos = Where;
+      skipTrivia();
+      Where = Pos;
+    }
+    if (Where == End)
+      Diags.error(rangeAt(Where),
+                  llvm::Twine("expected ") + Expected + " at end of file");
+    else
+      Diags.error(rangeAt(Where), llvm::Twine("expected ") + Expected);
+    Pos = Where;
+    return RuleResult::Reported;
+  }
+}
+
+void FileParser::recoverInEncoder() {
+  while (true) {
+    skipTrivia();
+    if (Pos == End || *Pos == '}' || atKeyword("encoder"))
+      return;
+    if (*Pos == ';') {
+      ++Pos;
+      return;
+    }
+    ++Pos;
+  }
+}
+
+void FileParser::recoverAtTopLevel() {
+  while (true) {
+    skipTrivia();
+    if (Pos == End || atKeyword("encoder"))
+      return;
+    if (*Pos == '}') {
+      ++Pos;
+      return;
+    }
+    ++Pos;
+  }
+}
+
+void FileParser::parseSettings(ast::Encoder *Into, uint32_t OpenBrace) {
+  while (!Diags.limitReached()) {
+    if (atEnd()) {
+      Diags.error(rangeAt(Pos), "expected '}' at end of file");
+      Diags.note({OpenBrace, OpenBrace + 1}, "to match this '{'");
+      return;
+    }
+    if (*Pos == '}') {
+      ++Pos;
+      if (Into)
+        Into->End = Pos - Begin;
+      return;
+    }
+    if (atKeyword("encoder")) {
+      Diags.error(rangeAt(Pos), "expected '}' before the next encoder");
+      Diags.note({OpenBrace, OpenBrace + 1}, "to match this '{'");
+      return;
+    }
+    ast::Setting S;
+    RuleResult R = parseRule(grammar::Setting, S);
+    if (R == RuleResult::Parsed) {
+      if (Into)
+        Into->Settings.push_back(std::move(S));
+      continue;
+    }
+    if (R == RuleResult::NoMatch)
+      Diags.error(rangeAt(Pos), "expected a setting 'name = value;' or '}'");
+    // Stop short of a `}` so that the body still closes where it should.
+    recoverInEncoder();
+  }
+}
+
+ast::File FileParser::parse() {
+  ast::File Result;
+  if (atEnd()) {
+    Diags.error(rangeAt(Pos), "expected 'encoder': a .enc file declares at "
+                              "least one encoder");
+    return Result;
+  }
+  while (!atEnd() && !Diags.limitReached()) {
+    if (!atKeyword("encoder")) {
+      Diags.error(rangeAt(Pos), "expected 'encoder'");
+      recoverAtTopLevel();
+      continue;
+    }
+    ast::EncoderHead Head;
+    if (parseRule(grammar::EncoderHead, Head) != RuleResult::Parsed) {
+      // Resume inside the body if there is one, so that its settings are
+      // still checked for syntax; they are not added to the AST.
+      while (!atEnd() && *Pos != '{' && *Pos != '}' && !atKeyword("encoder"))
+        ++Pos;
+      if (Pos != End && *Pos == '{') {
+        uint32_t Brace = Pos - Begin;
+        ++Pos;
+        parseSettings(nullptr, Brace);
+      } else if (Pos != End && *Pos == '}') {
+        ++Pos;
+      }
+      continue;
+    }
+    ast::Encoder E;
+    E.Begin = Head.Begin;
+    E.End = Head.End;
+    E.Name = std::move(Head.Name);
+    E.Base = std::move(Head.Base);
+    parseSettings(&E, Head.End - 1);
+    Result.Encoders.push_back(std::move(E));
+  }
+  return Result;
+}
+
+} // namespace
+
+ast::File enc::parseFile(const SourceFile &File, DiagnosticEngine &Diags) {
+  ScanResult Scan = prescan(File, Diags);
+  if (Scan.Fatal)
+    return {};
+  FileParser Parser(File, Diags, Scan.ParseEnd);
+  ast::File Result = Parser.parse();
+  if (Scan.OpenComment)
+    Diags.error({Scan.ParseEnd, Scan.ParseEnd + 2},
+                "unterminated /* comment");
+  return Result;
+}
