@@ -4,7 +4,8 @@
 // lane sums a short, strided part of the row) and in two passes: a shifted
 // mean (shift = the row's first value, so a large common offset cancels
 // exactly), then the corrected two-pass variance sum(dev^2) - sum(dev)^2/d.
-// A constant row gives dev == 0 exactly, hence y == beta.
+// A constant row gives dev == 0 exactly, hence y == beta. Pass 2 and the
+// output pass read the row again (from L1/L2), never a stored copy.
 
 #ifndef ENC_KERNELS_NORM_ARGS_
 #define ENC_KERNELS_NORM_ARGS_
@@ -103,24 +104,28 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
     for (; i < n; ++i) y[i] = src.At(i) * rs * gamma[i];
     return;
   }
-  // LayerNorm.
+  // LayerNorm. The mean is kept as shift + mdev (shift = the first value):
+  // v - shift is exact for values near the shift, so a large common offset
+  // costs no precision, and a constant row gives dev == 0 exactly.
   const float shift = src.At(0);
   const auto vshift = hn::Set(d, shift);
   const float s1 = RowSum(
       src, n, [&](hn::Vec<decltype(d)> v) { return hn::Sub(v, vshift); },
       [&](float v) { return v - shift; });
-  const float mean = shift + s1 * inv_n;
-  const auto vmean = hn::Set(d, mean);
+  const float mdev = s1 * inv_n;
+  const auto vmdev = hn::Set(d, mdev);
+  auto dev_v = [&](hn::Vec<decltype(d)> v) {
+    return hn::Sub(hn::Sub(v, vshift), vmdev);
+  };
+  auto dev_s = [&](float v) { return (v - shift) - mdev; };
   const float s2 = RowSum(
       src, n,
       [&](hn::Vec<decltype(d)> v) {
-        const auto dev = hn::Sub(v, vmean);
+        const auto dev = dev_v(v);
         return hn::Mul(dev, dev);
       },
-      [&](float v) { return (v - mean) * (v - mean); });
-  const float sc = RowSum(
-      src, n, [&](hn::Vec<decltype(d)> v) { return hn::Sub(v, vmean); },
-      [&](float v) { return v - mean; });
+      [&](float v) { return dev_s(v) * dev_s(v); });
+  const float sc = RowSum(src, n, dev_v, dev_s);
   float var = (s2 - sc * sc * inv_n) * inv_n;
   if (!(var > 0.0f)) var = 0.0f;
   const float rstd = 1.0f / std::sqrt(var + a.eps);
@@ -128,17 +133,17 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
   size_t i = 0;
   if (beta != nullptr) {
     for (; i + N <= n; i += N) {
-      const auto v = hn::Mul(hn::Sub(src.Load(d, i), vmean), vrstd);
+      const auto v = hn::Mul(dev_v(src.Load(d, i)), vrstd);
       hn::StoreU(hn::MulAdd(v, hn::LoadU(d, gamma + i), hn::LoadU(d, beta + i)),
                  d, y + i);
     }
-    for (; i < n; ++i) y[i] = (src.At(i) - mean) * rstd * gamma[i] + beta[i];
+    for (; i < n; ++i) y[i] = dev_s(src.At(i)) * rstd * gamma[i] + beta[i];
   } else {
     for (; i + N <= n; i += N) {
-      const auto v = hn::Mul(hn::Sub(src.Load(d, i), vmean), vrstd);
+      const auto v = hn::Mul(dev_v(src.Load(d, i)), vrstd);
       hn::StoreU(hn::Mul(v, hn::LoadU(d, gamma + i)), d, y + i);
     }
-    for (; i < n; ++i) y[i] = (src.At(i) - mean) * rstd * gamma[i];
+    for (; i < n; ++i) y[i] = dev_s(src.At(i)) * rstd * gamma[i];
   }
 }
 

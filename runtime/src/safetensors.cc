@@ -1,0 +1,435 @@
+#include "src/safetensors.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <utility>
+
+#include "enc/kernels/weights.h"
+#include "src/status.h"
+
+namespace enc {
+namespace {
+
+using json = nlohmann::json;
+
+// Header lengths above this are absurd (the reference implementation's limit).
+constexpr uint64_t kMaxHeader = uint64_t{100} << 20;
+
+// Every dtype of the safetensors format, with its size in bits. Only F32, F16
+// and BF16 can be loaded; the others are valid files but "unsupported" when a
+// model asks for such a tensor.
+int DTypeBits(const std::string& dtype) {
+  static const std::pair<const char*, int> kTypes[] = {
+      {"BOOL", 8},      {"U8", 8},       {"I8", 8},        {"F8_E5M2", 8},
+      {"F8_E4M3", 8},   {"F8_E8M0", 8},  {"I16", 16},      {"U16", 16},
+      {"F16", 16},      {"BF16", 16},    {"I32", 32},      {"U32", 32},
+      {"F32", 32},      {"F64", 64},     {"I64", 64},      {"U64", 64},
+      {"C64", 64},      {"F4", 4},       {"F6_E2M3", 6},   {"F6_E3M2", 6}};
+  for (const auto& t : kTypes) {
+    if (dtype == t.first) return t.second;
+  }
+  return 0;
+}
+
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+// A JSON value as a short string for messages.
+std::string Brief(const json& v) {
+  std::string s = v.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return s;
+}
+
+}  // namespace
+
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  const uint32_t mant = h & 0x3ffu;
+  uint32_t bits;
+  if (exp == 0) {
+    // Zero or subnormal: mant * 2^-24, exact in float.
+    const float f = std::ldexp(static_cast<float>(mant), -24);
+    std::memcpy(&bits, &f, 4);
+    bits |= sign;
+  } else if (exp == 31) {
+    bits = sign | 0x7f800000u | (mant << 13);  // inf, or NaN with its payload
+  } else {
+    bits = sign | ((exp + 112) << 23) | (mant << 13);
+  }
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+float BFloat16ToFloat(uint16_t h) {
+  const uint32_t bits = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+SafeTensors::~SafeTensors() {
+  if (map_ != nullptr) munmap(const_cast<uint8_t*>(map_), size_);
+}
+
+const TensorInfo* SafeTensors::Find(const std::string& name) const {
+  auto it = tensors_.find(name);
+  return it == tensors_.end() ? nullptr : &it->second;
+}
+
+enc_status SafeTensors::Open(const std::string& path,
+                             std::unique_ptr<SafeTensors>* out) {
+  out->reset();
+  const char* p = path.c_str();
+  const int fd = ::open(p, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return Fail(ENC_ERR_IO, "%s: cannot open weights: %s", p, std::strerror(errno));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    const int e = errno;
+    ::close(fd);
+    return Fail(ENC_ERR_IO, "%s: cannot stat weights: %s", p, std::strerror(e));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Fail(ENC_ERR_IO, "%s: is a directory, not a weights file", p);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Fail(ENC_ERR_IO, "%s: is not a regular file", p);
+  }
+  const uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size < 8) {
+    ::close(fd);
+    return Fail(ENC_ERR_FORMAT,
+                "%s: not a safetensors file: %llu bytes, shorter than the "
+                "8-byte header length",
+                p, (unsigned long long)size);
+  }
+  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  const int map_errno = errno;
+  ::close(fd);
+  if (map == MAP_FAILED) {
+    return Fail(ENC_ERR_IO, "%s: cannot map weights: %s", p, std::strerror(map_errno));
+  }
+  std::unique_ptr<SafeTensors> st_file(new (std::nothrow) SafeTensors());
+  if (!st_file) {
+    munmap(map, size);
+    return Fail(ENC_ERR_NOMEM, "%s: out of memory", p);
+  }
+  SafeTensors& f = *st_file;
+  f.path_ = path;
+  f.map_ = static_cast<const uint8_t*>(map);
+  f.size_ = size;
+
+  uint64_t header_len = 0;
+  for (int i = 7; i >= 0; --i) header_len = (header_len << 8) | f.map_[i];
+  if (header_len > size - 8) {
+    return Fail(ENC_ERR_FORMAT,
+                "%s: header length %llu exceeds the file size (%llu bytes)", p,
+                (unsigned long long)header_len, (unsigned long long)size);
+  }
+  if (header_len > kMaxHeader) {
+    return Fail(ENC_ERR_FORMAT, "%s: header length %llu is too large", p,
+                (unsigned long long)header_len);
+  }
+  f.data_ = f.map_ + 8 + header_len;
+  f.data_size_ = size - 8 - header_len;
+
+  // Parse, noting the first duplicate key of any object.
+  std::vector<std::set<std::string>> keys;
+  std::string duplicate;
+  auto callback = [&](int /*depth*/, json::parse_event_t event,
+                      json& parsed) -> bool {
+    switch (event) {
+      case json::parse_event_t::object_start:
+        keys.emplace_back();
+        break;
+      case json::parse_event_t::key:
+        if (!keys.empty() && parsed.is_string() &&
+            !keys.back().insert(parsed.get<std::string>()).second &&
+            duplicate.empty()) {
+          duplicate = parsed.get<std::string>();
+        }
+        break;
+      case json::parse_event_t::object_end:
+        if (!keys.empty()) keys.pop_back();
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
+  const char* hb = reinterpret_cast<const char*>(f.map_ + 8);
+  json header;
+  try {
+    header = json::parse(hb, hb + header_len, callback, /*allow_exceptions=*/true);
+  } catch (const json::exception& e) {
+    return Fail(ENC_ERR_FORMAT, "%s: header is not valid JSON: %s", p, e.what());
+  } catch (const std::bad_alloc&) {
+    return Fail(ENC_ERR_NOMEM, "%s: out of memory parsing the header", p);
+  }
+  if (!duplicate.empty()) {
+    return Fail(ENC_ERR_FORMAT, "%s: header has a duplicate key '%s'", p,
+                duplicate.c_str());
+  }
+  if (!header.is_object()) {
+    return Fail(ENC_ERR_FORMAT, "%s: header is not a JSON object", p);
+  }
+
+  std::vector<std::pair<uint64_t, const std::string*>> intervals;
+  for (auto it = header.begin(); it != header.end(); ++it) {
+    const std::string& name = it.key();
+    const json& v = it.value();
+    const char* n = name.c_str();
+    if (name == "__metadata__") {
+      if (!v.is_object()) {
+        return Fail(ENC_ERR_FORMAT, "%s: __metadata__ is not an object", p);
+      }
+      for (auto m = v.begin(); m != v.end(); ++m) {
+        if (!m.value().is_string()) {
+          return Fail(ENC_ERR_FORMAT,
+                      "%s: __metadata__ entry '%s' is not a string", p,
+                      m.key().c_str());
+        }
+      }
+      continue;
+    }
+    if (!v.is_object()) {
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': entry is not an object", p, n);
+    }
+    TensorInfo t;
+    auto dt = v.find("dtype");
+    if (dt == v.end() || !dt->is_string()) {
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': missing or non-string dtype", p, n);
+    }
+    t.dtype = dt->get<std::string>();
+    t.bits = DTypeBits(t.dtype);
+    if (t.bits == 0) {
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': unknown dtype '%s'", p, n,
+                  t.dtype.c_str());
+    }
+    auto sh = v.find("shape");
+    if (sh == v.end() || !sh->is_array()) {
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': missing or non-array shape", p, n);
+    }
+    uint64_t count = 1;
+    for (const json& dim : *sh) {
+      if (!dim.is_number_unsigned()) {
+        return Fail(ENC_ERR_FORMAT,
+                    "%s: tensor '%s': shape entry %s is not a non-negative integer",
+                    p, n, Brief(dim).c_str());
+      }
+      const uint64_t x = dim.get<uint64_t>();
+      if (x > static_cast<uint64_t>(INT64_MAX) ||
+          __builtin_mul_overflow(count, x, &count) ||
+          count > (uint64_t{1} << 60)) {
+        return Fail(ENC_ERR_FORMAT,
+                    "%s: tensor '%s': shape %s has too many elements", p, n,
+                    Brief(*sh).c_str());
+      }
+      t.shape.push_back(static_cast<int64_t>(x));
+    }
+    t.count = count;
+    auto off = v.find("data_offsets");
+    if (off == v.end() || !off->is_array() || off->size() != 2 ||
+        !(*off)[0].is_number_unsigned() || !(*off)[1].is_number_unsigned()) {
+      return Fail(ENC_ERR_FORMAT,
+                  "%s: tensor '%s': data_offsets must be two non-negative "
+                  "integers [begin, end]",
+                  p, n);
+    }
+    t.begin = (*off)[0].get<uint64_t>();
+    t.end = (*off)[1].get<uint64_t>();
+    if (t.begin > t.end) {
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': data_offsets [%llu, %llu] are reversed",
+                  p, n, (unsigned long long)t.begin, (unsigned long long)t.end);
+    }
+    if (t.end > f.data_size_) {
+      return Fail(ENC_ERR_FORMAT,
+                  "%s: tensor '%s': data_offsets [%llu, %llu] are outside the "
+                  "data section (%llu bytes); the file may be truncated",
+                  p, n, (unsigned long long)t.begin, (unsigned long long)t.end,
+                  (unsigned long long)f.data_size_);
+    }
+    const uint64_t bits = count * static_cast<uint64_t>(t.bits);  // count <= 2^60
+    if (bits % 8 != 0 || t.end - t.begin != bits / 8) {
+      return Fail(ENC_ERR_FORMAT,
+                  "%s: tensor '%s': %llu bytes of data for %s %s (%llu "
+                  "elements)",
+                  p, n, (unsigned long long)(t.end - t.begin), t.dtype.c_str(),
+                  ShapeString(t.shape).c_str(), (unsigned long long)count);
+    }
+    auto inserted = f.tensors_.emplace(name, std::move(t));
+    if (inserted.first->second.end > inserted.first->second.begin) {
+      intervals.emplace_back(inserted.first->second.begin, &inserted.first->first);
+    }
+  }
+  std::sort(intervals.begin(), intervals.end());
+  for (size_t i = 1; i < intervals.size(); ++i) {
+    const TensorInfo& prev = f.tensors_.at(*intervals[i - 1].second);
+    if (prev.end > intervals[i].first) {
+      return Fail(ENC_ERR_FORMAT, "%s: tensors '%s' and '%s' overlap", p,
+                  intervals[i - 1].second->c_str(), intervals[i].second->c_str());
+    }
+  }
+  *out = std::move(st_file);
+  return ENC_OK;
+}
+
+enc_status SafeTensors::Get(const std::string& name,
+                            const std::vector<int64_t>& shape,
+                            bool allow_more_rows, float* dst) const {
+  const char* p = path_.c_str();
+  const char* n = name.c_str();
+  const TensorInfo* t = Find(name);
+  if (t == nullptr) {
+    return Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' is missing (expected shape %s)",
+                p, n, ShapeString(shape).c_str());
+  }
+  bool same = t->shape.size() == shape.size();
+  for (size_t i = 0; same && i < shape.size(); ++i) {
+    same = t->shape[i] == shape[i] ||
+           (i == 0 && allow_more_rows && t->shape[0] >= shape[0]);
+  }
+  if (!same) {
+    return Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' has shape %s, expected %s%s", p,
+                n, ShapeString(t->shape).c_str(), ShapeString(shape).c_str(),
+                allow_more_rows ? " (or more rows)" : "");
+  }
+  if (t->dtype != "F32" && t->dtype != "F16" && t->dtype != "BF16") {
+    return Fail(ENC_ERR_WEIGHTS,
+                "%s: tensor '%s' has unsupported dtype %s (F32, F16 or BF16 "
+                "expected)",
+                p, n, t->dtype.c_str());
+  }
+  uint64_t count = 1;
+  for (int64_t d : shape) count *= static_cast<uint64_t>(d);  // <= t->count
+  const uint8_t* src = data_ + t->begin;
+  if (t->dtype == "F32") {
+    std::memcpy(dst, src, count * 4);
+  } else if (t->dtype == "F16") {
+    for (uint64_t i = 0; i < count; ++i) {
+      dst[i] = HalfToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
+    }
+  } else {
+    for (uint64_t i = 0; i < count; ++i) {
+      dst[i] = BFloat16ToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
+    }
+  }
+  return ENC_OK;
+}
+
+}  // namespace enc
+
+// The C ABI for generated code.
+struct enc_weights {
+  std::unique_ptr<enc::SafeTensors> file;
+};
+
+namespace {
+enc_status ToShape(const char* fn, int ndim, const int64_t* shape,
+                   std::vector<int64_t>* out) {
+  if (ndim < 0 || ndim > 64) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: ndim (%d) is outside 0..64", fn, ndim);
+  }
+  if (ndim > 0 && shape == nullptr) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: shape is NULL", fn);
+  }
+  uint64_t count = 1;
+  for (int i = 0; i < ndim; ++i) {
+    if (shape[i] < 0 ||
+        __builtin_mul_overflow(count, static_cast<uint64_t>(shape[i]), &count) ||
+        count > (uint64_t{1} << 60)) {
+      return enc::Fail(ENC_ERR_INPUT, "%s: bad shape dimension %d (%lld)", fn, i,
+                       (long long)shape[i]);
+    }
+    out->push_back(shape[i]);
+  }
+  return ENC_OK;
+}
+
+enc_status GetImpl(const char* fn, enc_weights* w, const char* name, int ndim,
+                   const int64_t* shape, float* dst, bool more_rows) {
+  if (w == nullptr || name == nullptr || dst == nullptr) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
+                     w == nullptr ? "weights" : name == nullptr ? "name" : "dst");
+  }
+  if (more_rows && ndim < 1) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: ndim (%d) < 1", fn, ndim);
+  }
+  std::vector<int64_t> s;
+  if (enc_status st = ToShape(fn, ndim, shape, &s)) return st;
+  return w->file->Get(name, s, more_rows, dst);
+}
+}  // namespace
+
+extern "C" enc_status enc_weights_open(const char* path, enc_weights** out) {
+  if (out == nullptr) return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: out is NULL");
+  *out = nullptr;
+  if (path == nullptr) return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: path is NULL");
+  std::unique_ptr<enc::SafeTensors> file;
+  try {
+    if (enc_status s = enc::SafeTensors::Open(path, &file)) return s;
+    *out = new enc_weights{std::move(file)};
+  } catch (const std::bad_alloc&) {
+    return enc::Fail(ENC_ERR_NOMEM, "%s: out of memory", path);
+  }
+  return ENC_OK;
+}
+
+extern "C" enc_status enc_weights_get(enc_weights* w, const char* name, int ndim,
+                                      const int64_t* shape, float* dst) {
+  return GetImpl("enc_weights_get", w, name, ndim, shape, dst, false);
+}
+
+extern "C" enc_status enc_weights_get_rows(enc_weights* w, const char* name,
+                                           int ndim, const int64_t* shape,
+                                           float* dst) {
+  return GetImpl("enc_weights_get_rows", w, name, ndim, shape, dst, true);
+}
+
+extern "C" int enc_weights_has(const enc_weights* w, const char* name) {
+  return w != nullptr && name != nullptr && w->file->Find(name) != nullptr;
+}
+
+extern "C" enc_status enc_weights_shape(const enc_weights* w, const char* name,
+                                        int max_ndim, int* ndim, int64_t* shape) {
+  if (w == nullptr || name == nullptr || ndim == nullptr ||
+      (max_ndim > 0 && shape == nullptr)) {
+    return enc::Fail(ENC_ERR_INPUT, "enc_weights_shape: NULL argument");
+  }
+  const enc::TensorInfo* t = w->file->Find(name);
+  if (t == nullptr) {
+    return enc::Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' is missing",
+                     w->file->path().c_str(), name);
+  }
+  *ndim = static_cast<int>(t->shape.size());
+  for (int i = 0; i < max_ndim && i < *ndim; ++i) shape[i] = t->shape[i];
+  return ENC_OK;
+}
+
+extern "C" const char* enc_weights_path(const enc_weights* w) {
+  return w ? w->file->path().c_str() : "";
+}
+
+extern "C" void enc_weights_close(enc_weights* w) { delete w; }

@@ -1,0 +1,66 @@
+// Reading safetensors files (spec section 6): the file is mapped read-only,
+// its header fully validated at open, and tensors converted to float on Get.
+// Never reads outside the file, whatever the header says.
+#ifndef ENC_RUNTIME_SRC_SAFETENSORS_H_
+#define ENC_RUNTIME_SRC_SAFETENSORS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "enc/runtime.h"
+
+namespace enc {
+
+struct TensorInfo {
+  std::string dtype;           // as written: "F32", "BF16", ...
+  int bits = 0;                // bits per element
+  std::vector<int64_t> shape;  // each >= 0
+  uint64_t count = 0;          // product of shape
+  uint64_t begin = 0, end = 0; // byte offsets into the data section
+};
+
+class SafeTensors {
+ public:
+  // Maps and validates `path`. ENC_ERR_IO if it cannot be opened or read (or
+  // is a directory), ENC_ERR_FORMAT if it is not valid safetensors; the
+  // message (enc_last_error) names the file and, where it applies, the tensor.
+  static enc_status Open(const std::string& path,
+                         std::unique_ptr<SafeTensors>* out);
+
+  SafeTensors(const SafeTensors&) = delete;
+  SafeTensors& operator=(const SafeTensors&) = delete;
+  ~SafeTensors();
+
+  const std::string& path() const { return path_; }
+  const std::map<std::string, TensorInfo>& tensors() const { return tensors_; }
+  const TensorInfo* Find(const std::string& name) const;
+
+  // Converts tensor `name` (F32, F16 or BF16) to float into dst. Its shape
+  // must equal `shape`, except that with `allow_more_rows` its first
+  // dimension may be larger (only the first shape[0] rows are copied).
+  // ENC_ERR_WEIGHTS when the tensor is missing or its shape or dtype differ.
+  enc_status Get(const std::string& name, const std::vector<int64_t>& shape,
+                 bool allow_more_rows, float* dst) const;
+
+ private:
+  SafeTensors() = default;
+
+  std::string path_;
+  const uint8_t* map_ = nullptr;
+  size_t size_ = 0;
+  const uint8_t* data_ = nullptr;  // start of the data section
+  uint64_t data_size_ = 0;
+  std::map<std::string, TensorInfo> tensors_;
+};
+
+// Exact conversions of one element (subnormals, infinities and NaNs kept).
+float HalfToFloat(uint16_t h);
+float BFloat16ToFloat(uint16_t h);
+
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_SRC_SAFETENSORS_H_

@@ -1,0 +1,187 @@
+// enc_norm (LayerNorm / RMSNorm, fused residual) against float64, on every
+// compiled Highway target.
+#include "enc/kernels/norm.h"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+template <class F>
+void ForEachTarget(const F& f) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    f();
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+std::vector<double> RefRow(int kind, const float* x, const float* r, int64_t d,
+                           const float* gamma, const float* beta, double eps) {
+  std::vector<double> s(d);
+  // The residual stream x + r is an fp32 tensor (it is stored as such in
+  // pre-norm blocks), so the reference starts from its float rounding.
+  for (int64_t i = 0; i < d; ++i) s[i] = r ? x[i] + r[i] : x[i];
+  std::vector<double> y(d);
+  if (kind == ENC_NORM_RMS) {
+    double ss = 0;
+    for (double v : s) ss += v * v;
+    const double rs = 1.0 / std::sqrt(ss / d + eps);
+    for (int64_t i = 0; i < d; ++i) y[i] = s[i] * rs * gamma[i];
+    return y;
+  }
+  double mean = 0;
+  for (double v : s) mean += v;
+  mean /= d;
+  double var = 0;
+  for (double v : s) var += (v - mean) * (v - mean);
+  var /= d;
+  const double rstd = 1.0 / std::sqrt(var + eps);
+  for (int64_t i = 0; i < d; ++i) {
+    y[i] = (s[i] - mean) * rstd * gamma[i] + (beta ? beta[i] : 0.0);
+  }
+  return y;
+}
+
+struct Case {
+  int kind;
+  int64_t rows, d;
+  bool residual, sum_out, beta;
+  double offset = 0.0;  // added to x: a large common offset
+  double tol = 2e-5;
+};
+
+void RunCase(const Case& c, std::mt19937& rng) {
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const int64_t ld = c.d + 3;
+  std::vector<float> x(c.rows * ld), r(c.rows * ld), gamma(c.d), beta(c.d);
+  for (auto& v : x) v = static_cast<float>(c.offset + normal(rng));
+  for (auto& v : r) v = normal(rng);
+  for (auto& v : gamma) v = 1.0f + 0.5f * normal(rng);
+  for (auto& v : beta) v = normal(rng);
+  const float eps = 1e-5f;
+  const float* rp = c.residual ? r.data() : nullptr;
+  const float* bp = c.beta && c.kind == ENC_NORM_LAYER ? beta.data() : nullptr;
+  ForEachTarget([&] {
+    std::vector<float> y(c.rows * ld, 7.0f), sum(c.rows * ld, 7.0f);
+    ASSERT_EQ(ENC_OK, enc_norm(c.kind, c.rows, c.d, x.data(), ld, rp, ld,
+                               c.sum_out ? sum.data() : nullptr, ld, gamma.data(),
+                               bp, eps, y.data(), ld))
+        << enc_last_error();
+    for (int64_t row = 0; row < c.rows; ++row) {
+      const std::vector<double> ref =
+          RefRow(c.kind, &x[row * ld], rp ? &r[row * ld] : nullptr, c.d,
+                 gamma.data(), bp, eps);
+      for (int64_t i = 0; i < ld; ++i) {
+        const float got = y[row * ld + i];
+        if (i >= c.d) {
+          ASSERT_EQ(7.0f, got);
+          ASSERT_EQ(7.0f, sum[row * ld + i]);
+          continue;
+        }
+        ASSERT_NEAR(got, ref[i], c.tol * std::max(1.0, std::abs(ref[i])))
+            << "row " << row << " col " << i;
+        if (c.sum_out) {
+          ASSERT_EQ(sum[row * ld + i], x[row * ld + i] + (rp ? r[row * ld + i] : 0.0f));
+        }
+      }
+    }
+  });
+}
+
+TEST(Norm, LayerNormAndRmsNormMatchReference) {
+  std::mt19937 rng(1);
+  for (int kind : {ENC_NORM_LAYER, ENC_NORM_RMS}) {
+    for (int64_t d : {1, 3, 17, 64, 768, 1029}) {
+      for (int variant = 0; variant < 4; ++variant) {
+        SCOPED_TRACE(testing::Message() << "kind " << kind << " d " << d << " variant " << variant);
+        RunCase(Case{kind, 5, d, (variant & 1) != 0, (variant & 2) != 0, variant != 1}, rng);
+      }
+    }
+  }
+}
+
+TEST(Norm, LongRowsAndLargeOffsetsStayAccurate) {
+  std::mt19937 rng(2);
+  RunCase(Case{ENC_NORM_LAYER, 2, 65536, false, false, true}, rng);
+  RunCase(Case{ENC_NORM_RMS, 2, 65536, false, false, false}, rng);
+  // 1e4 + N(0,1): float spacing at 1e4 is ~1e-3, so the inputs themselves
+  // carry that much noise; the kernel must not add cancellation on top.
+  RunCase(Case{ENC_NORM_LAYER, 3, 768, false, false, true, 1e4, 1e-4}, rng);
+  RunCase(Case{ENC_NORM_LAYER, 2, 65536, true, true, true, 1e4, 1e-4}, rng);
+}
+
+TEST(Norm, ConstantRowGivesBeta) {
+  const int64_t d = 37;
+  std::vector<float> x(d, 1234.5f), gamma(d, 2.0f), beta(d), y(d);
+  for (int64_t i = 0; i < d; ++i) beta[i] = static_cast<float>(i);
+  ForEachTarget([&] {
+    ASSERT_EQ(ENC_OK, enc_layer_norm(1, d, x.data(), nullptr, nullptr, gamma.data(),
+                                     beta.data(), 1e-12f, y.data()));
+    for (int64_t i = 0; i < d; ++i) ASSERT_EQ(beta[i], y[i]);
+    std::vector<float> zero(d, 0.0f);
+    ASSERT_EQ(ENC_OK, enc_rms_norm(1, d, zero.data(), nullptr, nullptr, gamma.data(),
+                                   1e-6f, y.data()));
+    for (int64_t i = 0; i < d; ++i) ASSERT_EQ(0.0f, y[i]);
+  });
+}
+
+TEST(Norm, InPlaceAliasing) {
+  // Pre-LN: h = x + r kept in x (sum_out == x), y into a separate buffer; and
+  // post-LN in place: y == x.
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const int64_t rows = 4, d = 100;
+  std::vector<float> x(rows * d), r(rows * d), gamma(d, 1.0f), beta(d, 0.0f);
+  for (auto& v : x) v = normal(rng);
+  for (auto& v : r) v = normal(rng);
+  std::vector<float> y_ref(rows * d), s_ref(rows * d);
+  ASSERT_EQ(ENC_OK, enc_layer_norm(rows, d, x.data(), r.data(), s_ref.data(),
+                                   gamma.data(), beta.data(), 1e-5f, y_ref.data()));
+  std::vector<float> x1 = x, y1(rows * d);
+  ASSERT_EQ(ENC_OK, enc_layer_norm(rows, d, x1.data(), r.data(), x1.data(),
+                                   gamma.data(), beta.data(), 1e-5f, y1.data()));
+  EXPECT_EQ(s_ref, x1);
+  EXPECT_EQ(y_ref, y1);
+  std::vector<float> x2 = x;
+  ASSERT_EQ(ENC_OK, enc_layer_norm(rows, d, x2.data(), r.data(), nullptr,
+                                   gamma.data(), beta.data(), 1e-5f, x2.data()));
+  EXPECT_EQ(y_ref, x2);
+}
+
+TEST(Norm, RejectsBadArguments) {
+  std::vector<float> x(16, 1.0f), g(16, 1.0f), y(16, 3.0f);
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(2, 1, 16, x.data(), 16, nullptr, 0, nullptr, 0,
+                                    g.data(), nullptr, 1e-5f, y.data(), 16));
+  EXPECT_STRNE("", enc_last_error());
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(-1, 16, x.data(), nullptr, nullptr, g.data(),
+                                          nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 0, x.data(), nullptr, nullptr, g.data(),
+                                          nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, nullptr, nullptr, nullptr, g.data(),
+                                          nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), nullptr, nullptr, nullptr,
+                                          nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), nullptr, nullptr, g.data(),
+                                          nullptr, 1e-5f, nullptr));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), nullptr, nullptr, g.data(),
+                                          nullptr, 0.0f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), nullptr, nullptr, g.data(),
+                                          nullptr, NAN, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_LAYER, 2, 16, x.data(), 8, nullptr, 0,
+                                    nullptr, 0, g.data(), nullptr, 1e-5f, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_LAYER, 1, 16, x.data(), 16, x.data(), 15,
+                                    nullptr, 0, g.data(), nullptr, 1e-5f, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_RMS, 1, 16, x.data(), 16, nullptr, 0,
+                                    nullptr, 0, g.data(), g.data(), 1e-5f, y.data(), 16));
+  for (float v : y) EXPECT_EQ(3.0f, v);
+  EXPECT_EQ(ENC_OK, enc_layer_norm(0, 16, x.data(), nullptr, nullptr, g.data(),
+                                   nullptr, 1e-5f, y.data()));
+}
+
+}  // namespace

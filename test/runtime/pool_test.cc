@@ -1,0 +1,101 @@
+// enc_pool (none / cls / mean) against float64, on every target.
+#include "enc/kernels/pool.h"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+template <class F>
+void ForEachTarget(const F& f) {
+  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(target);
+    SCOPED_TRACE(hwy::TargetName(target));
+    f();
+  }
+  hwy::SetSupportedTargetsForTest(0);
+}
+
+TEST(Pool, AllModesMatchReference) {
+  std::mt19937 rng(8);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  for (int64_t d : {1, 3, 17, 64, 200}) {
+    for (int seq : {1, 5, 129}) {
+      for (int mode : {ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN}) {
+        for (bool with_lengths : {false, true}) {
+          SCOPED_TRACE(testing::Message() << "d " << d << " seq " << seq << " mode " << mode);
+          const int batch = 4;
+          const int64_t ld_x = d + 1, ld_out = d + 3;
+          std::vector<float> x(batch * seq * ld_x);
+          for (auto& v : x) v = normal(rng);
+          const std::vector<int32_t> lengths = {seq, 0, 1, (seq + 1) / 2};
+          const int32_t* len = with_lengths ? lengths.data() : nullptr;
+          const int out_rows = mode == ENC_POOL_NONE ? batch * seq : batch;
+          ForEachTarget([&] {
+            std::vector<float> out(out_rows * ld_out, 9.0f);
+            ASSERT_EQ(ENC_OK, enc_pool(mode, batch, seq, d, len, x.data(), ld_x, out.data(),
+                                       ld_out))
+                << enc_last_error();
+            for (int r = 0; r < out_rows; ++r) {
+              for (int64_t c = 0; c < ld_out; ++c) {
+                const float got = out[r * ld_out + c];
+                if (c >= d) {
+                  ASSERT_EQ(9.0f, got);
+                  continue;
+                }
+                double want = 0;
+                if (mode == ENC_POOL_NONE) {
+                  const int b = r / seq, i = r % seq;
+                  if (!len || i < len[b]) want = x[r * ld_x + c];
+                } else {
+                  const int b = r, n = len ? len[b] : seq;
+                  if (n > 0 && mode == ENC_POOL_CLS) want = x[b * seq * ld_x + c];
+                  if (n > 0 && mode == ENC_POOL_MEAN) {
+                    for (int i = 0; i < n; ++i) want += x[(b * seq + i) * ld_x + c];
+                    want /= n;
+                  }
+                }
+                ASSERT_NEAR(got, want, 1e-5 * std::max(1.0, std::abs(want)))
+                    << "row " << r << " col " << c;
+              }
+            }
+          });
+        }
+      }
+    }
+  }
+}
+
+TEST(Pool, NoneInPlaceZeroesPadding) {
+  const int batch = 2, seq = 3;
+  const int64_t d = 4;
+  std::vector<float> x(batch * seq * d, 1.0f);
+  const int32_t len[2] = {1, 3};
+  ASSERT_EQ(ENC_OK, enc_pool(ENC_POOL_NONE, batch, seq, d, len, x.data(), d, x.data(), d));
+  for (int r = 0; r < batch * seq; ++r) {
+    const bool valid = r == 0 || r >= 3;
+    for (int64_t c = 0; c < d; ++c) EXPECT_EQ(valid ? 1.0f : 0.0f, x[r * d + c]);
+  }
+}
+
+TEST(Pool, RejectsBadArguments) {
+  std::vector<float> x(12, 1.0f), out(12, 7.0f);
+  const int32_t bad[1] = {4};
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(3, 1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
+  EXPECT_STRNE("", enc_last_error());
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, -1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 1, 0, 4, nullptr, x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 1, 3, 0, nullptr, x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 1, 3, 4, bad, x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 1, 3, 4, nullptr, nullptr, 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 1, 3, 4, nullptr, x.data(), 3, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 1, 3, 4, nullptr, x.data(), 4, nullptr, 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 1, 3, 4, nullptr, x.data(), 4, out.data(), 2));
+  for (float v : out) EXPECT_EQ(7.0f, v);
+}
+
+}  // namespace

@@ -1,0 +1,311 @@
+// The safetensors loader against files crafted here: valid ones in each
+// supported dtype, and every kind of damage the spec lists.
+#include "src/safetensors.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "enc/kernels/weights.h"
+
+namespace {
+
+std::string TempPath(const std::string& name) {
+  return ::testing::TempDir() + "enc_st_" + std::to_string(getpid()) + "_" + name;
+}
+
+void WriteRaw(const std::string& path, const std::string& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+std::string LE64(uint64_t n) {
+  std::string s(8, '\0');
+  for (int i = 0; i < 8; ++i) s[i] = static_cast<char>((n >> (8 * i)) & 0xff);
+  return s;
+}
+
+// A file with the given header text and data bytes.
+std::string File(const std::string& header, const std::string& data) {
+  return LE64(header.size()) + header + data;
+}
+
+std::string Bytes(const void* p, size_t n) {
+  return std::string(static_cast<const char*>(p), n);
+}
+
+struct Opened {
+  enc_status status;
+  enc_weights* w;
+  std::string error;
+};
+
+Opened OpenBytes(const std::string& name, const std::string& bytes) {
+  const std::string path = TempPath(name);
+  WriteRaw(path, bytes);
+  enc_weights* w = nullptr;
+  const enc_status s = enc_weights_open(path.c_str(), &w);
+  Opened o{s, w, enc_last_error()};
+  unlink(path.c_str());  // the mapping stays valid
+  return o;
+}
+
+void ExpectOpenFails(const std::string& name, const std::string& bytes,
+                     enc_status want, const std::string& needle) {
+  SCOPED_TRACE(name);
+  Opened o = OpenBytes(name, bytes);
+  EXPECT_EQ(want, o.status) << o.error;
+  EXPECT_EQ(nullptr, o.w);
+  EXPECT_NE(std::string::npos, o.error.find(TempPath(name))) << o.error;
+  EXPECT_NE(std::string::npos, o.error.find(needle)) << o.error;
+  enc_weights_close(o.w);
+}
+
+const char kTensorA[] = "{\"a\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
+
+std::string SixFloats() {
+  const float v[6] = {1, -2, 3.5f, 0, 1e-30f, 6};
+  return Bytes(v, sizeof(v));
+}
+
+TEST(SafeTensors, ReadsF32F16BF16) {
+  const float f32[4] = {1.5f, -0.0f, 3e38f, -1e-40f};
+  // F16: 1.0, -2.0, smallest subnormal, largest subnormal, 65504, -inf, nan, -0
+  const uint16_t f16[8] = {0x3c00, 0xc000, 0x0001, 0x03ff, 0x7bff, 0xfc00, 0x7e00, 0x8000};
+  // BF16: 1.0, -3.0, a subnormal, +inf
+  const uint16_t bf16[4] = {0x3f80, 0xc040, 0x0001, 0x7f80};
+  const std::string header =
+      "{\"__metadata__\":{\"format\":\"pt\"},"
+      "\"w32\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[0,16]},"
+      "\"w16\":{\"dtype\":\"F16\",\"shape\":[8],\"data_offsets\":[16,32]},"
+      "\"wbf\":{\"dtype\":\"BF16\",\"shape\":[1,4],\"data_offsets\":[32,40]},"
+      "\"scalar\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[40,44]},"
+      "\"empty\":{\"dtype\":\"F32\",\"shape\":[0,3],\"data_offsets\":[44,44]},"
+      "\"ints\":{\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[44,48]}}    ";
+  const float one = 1.0f;
+  const int32_t seven = 7;
+  Opened o = OpenBytes("valid", File(header, Bytes(f32, 16) + Bytes(f16, 16) +
+                                                 Bytes(bf16, 8) + Bytes(&one, 4) +
+                                                 Bytes(&seven, 4)));
+  ASSERT_EQ(ENC_OK, o.status) << o.error;
+  enc_weights* w = o.w;
+
+  float got[8];
+  const int64_t s22[2] = {2, 2};
+  ASSERT_EQ(ENC_OK, enc_weights_get(w, "w32", 2, s22, got));
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(0, std::memcmp(&f32[i], &got[i], 4)) << i;
+
+  const int64_t s8[1] = {8};
+  ASSERT_EQ(ENC_OK, enc_weights_get(w, "w16", 1, s8, got));
+  EXPECT_EQ(1.0f, got[0]);
+  EXPECT_EQ(-2.0f, got[1]);
+  EXPECT_EQ(std::ldexp(1.0f, -24), got[2]);
+  EXPECT_EQ(std::ldexp(1023.0f, -24), got[3]);
+  EXPECT_EQ(65504.0f, got[4]);
+  EXPECT_TRUE(std::isinf(got[5]) && got[5] < 0);
+  EXPECT_TRUE(std::isnan(got[6]));
+  EXPECT_TRUE(got[7] == 0.0f && std::signbit(got[7]));
+
+  const int64_t s14[2] = {1, 4};
+  ASSERT_EQ(ENC_OK, enc_weights_get(w, "wbf", 2, s14, got));
+  EXPECT_EQ(1.0f, got[0]);
+  EXPECT_EQ(-3.0f, got[1]);
+  EXPECT_EQ(std::ldexp(1.0f, -133), got[2]);
+  EXPECT_TRUE(std::isinf(got[3]) && got[3] > 0);
+
+  ASSERT_EQ(ENC_OK, enc_weights_get(w, "scalar", 0, nullptr, got));
+  EXPECT_EQ(1.0f, got[0]);
+  const int64_t s03[2] = {0, 3};
+  EXPECT_EQ(ENC_OK, enc_weights_get(w, "empty", 2, s03, got));
+
+  // Introspection and the "more rows" read.
+  EXPECT_EQ(1, enc_weights_has(w, "w32"));
+  EXPECT_EQ(0, enc_weights_has(w, "nope"));
+  EXPECT_EQ(0, enc_weights_has(w, "__metadata__"));
+  int ndim = 0;
+  int64_t shape[4] = {0};
+  ASSERT_EQ(ENC_OK, enc_weights_shape(w, "wbf", 4, &ndim, shape));
+  EXPECT_EQ(2, ndim);
+  EXPECT_EQ(1, shape[0]);
+  EXPECT_EQ(4, shape[1]);
+  const int64_t s12[2] = {1, 2};
+  std::fill(got, got + 8, 9.0f);
+  ASSERT_EQ(ENC_OK, enc_weights_get_rows(w, "w32", 2, s12, got)) << enc_last_error();
+  EXPECT_EQ(1.5f, got[0]);
+  EXPECT_EQ(9.0f, got[2]);
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "w32", 2, s12, got));
+  const int64_t s32[2] = {3, 2};
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get_rows(w, "w32", 2, s32, got));
+
+  // Missing, wrong shape, wrong dtype: ENC_ERR_WEIGHTS naming file and tensor.
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "blocks.0.attn.q.weight", 2, s22, got));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("blocks.0.attn.q.weight"));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find(TempPath("valid")));
+  const int64_t s4[1] = {4};
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "w32", 1, s4, got));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("w32"));
+  const int64_t s1[1] = {1};
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "ints", 1, s1, got));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("unsupported dtype"));
+
+  // Bad arguments.
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(w, "w32", 2, s22, nullptr));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(w, nullptr, 2, s22, got));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(nullptr, "w32", 2, s22, got));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(w, "w32", -1, s22, got));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(w, "w32", 2, nullptr, got));
+  const int64_t neg[2] = {-2, -2};
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(w, "w32", 2, neg, got));
+  enc_weights_close(w);
+  enc_weights_close(nullptr);
+}
+
+TEST(SafeTensors, HalfConversionIsExactForEveryValue) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const float got = enc::HalfToFloat(static_cast<uint16_t>(h));
+    _Float16 half;
+    const uint16_t bits = static_cast<uint16_t>(h);
+    std::memcpy(&half, &bits, 2);
+    const float want = static_cast<float>(half);
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got)) << h;
+      continue;
+    }
+    ASSERT_EQ(0, std::memcmp(&got, &want, 4)) << "half 0x" << std::hex << h;
+  }
+}
+
+TEST(SafeTensors, OpenErrors) {
+  enc_weights* w = reinterpret_cast<enc_weights*>(1);
+  EXPECT_EQ(ENC_ERR_IO, enc_weights_open("/nonexistent/dir/w.safetensors", &w));
+  EXPECT_EQ(nullptr, w);
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("/nonexistent/dir/w.safetensors"));
+  const std::string dir = TempPath("dir");
+  mkdir(dir.c_str(), 0700);
+  EXPECT_EQ(ENC_ERR_IO, enc_weights_open(dir.c_str(), &w));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("directory"));
+  rmdir(dir.c_str());
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_open(nullptr, &w));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_open("x", nullptr));
+}
+
+TEST(SafeTensors, RejectsMalformedFiles) {
+  const std::string data = SixFloats();
+  ExpectOpenFails("empty", "", ENC_ERR_FORMAT, "shorter");
+  ExpectOpenFails("seven", "1234567", ENC_ERR_FORMAT, "shorter");
+  ExpectOpenFails("len_past_end", LE64(100) + "{}", ENC_ERR_FORMAT, "exceeds");
+  ExpectOpenFails("len_2_63", LE64(uint64_t{1} << 63) + kTensorA + data,
+                  ENC_ERR_FORMAT, "exceeds");
+  ExpectOpenFails("len_max", LE64(~uint64_t{0}) + kTensorA + data,
+                  ENC_ERR_FORMAT, "exceeds");
+  ExpectOpenFails("not_json", File("{\"a\": nope", data), ENC_ERR_FORMAT, "JSON");
+  ExpectOpenFails("empty_header", File("", data), ENC_ERR_FORMAT, "JSON");
+  ExpectOpenFails("bad_utf8", File("{\"\xff\xfe\":1}", data), ENC_ERR_FORMAT, "JSON");
+  ExpectOpenFails("array", File("[1,2]", data), ENC_ERR_FORMAT, "not a JSON object");
+  ExpectOpenFails("number", File("42", data), ENC_ERR_FORMAT, "not a JSON object");
+  ExpectOpenFails("truncated", File(kTensorA, data.substr(0, 20)), ENC_ERR_FORMAT,
+                  "'a'");
+  ExpectOpenFails(
+      "out_of_bounds",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[24,32]}}", data),
+      ENC_ERR_FORMAT, "outside");
+  ExpectOpenFails(
+      "huge_offsets",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":"
+           "[18446744073709551608,18446744073709551615]}}",
+           data),
+      ENC_ERR_FORMAT, "'a'");
+  ExpectOpenFails(
+      "reversed",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", data),
+      ENC_ERR_FORMAT, "reversed");
+  ExpectOpenFails(
+      "size_mismatch",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", data),
+      ENC_ERR_FORMAT, "'a'");
+  ExpectOpenFails(
+      "overlap",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},"
+           "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}}",
+           data),
+      ENC_ERR_FORMAT, "overlap");
+  ExpectOpenFails(
+      "duplicate",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+           "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}}",
+           data),
+      ENC_ERR_FORMAT, "duplicate");
+  ExpectOpenFails(
+      "duplicate_field",
+      File("{\"a\":{\"dtype\":\"F32\",\"dtype\":\"F16\",\"shape\":[2],"
+           "\"data_offsets\":[0,8]}}",
+           data),
+      ENC_ERR_FORMAT, "duplicate");
+  ExpectOpenFails(
+      "overflow",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296,16],"
+           "\"data_offsets\":[0,0]}}",
+           data),
+      ENC_ERR_FORMAT, "too many elements");
+  ExpectOpenFails(
+      "overflow_exact_wrap",  // 2^32 * 2^32 wraps to 0 in 64 bits
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],"
+           "\"data_offsets\":[0,0]}}",
+           data),
+      ENC_ERR_FORMAT, "too many elements");
+  ExpectOpenFails(
+      "negative_dim",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}", data),
+      ENC_ERR_FORMAT, "non-negative");
+  ExpectOpenFails(
+      "float_dim",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2.0],\"data_offsets\":[0,8]}}", data),
+      ENC_ERR_FORMAT, "non-negative");
+  ExpectOpenFails(
+      "unknown_dtype",
+      File("{\"a\":{\"dtype\":\"F7\",\"shape\":[2],\"data_offsets\":[0,8]}}", data),
+      ENC_ERR_FORMAT, "unknown dtype");
+  ExpectOpenFails("no_dtype",
+                  File("{\"a\":{\"shape\":[2],\"data_offsets\":[0,8]}}", data),
+                  ENC_ERR_FORMAT, "dtype");
+  ExpectOpenFails("no_shape",
+                  File("{\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,8]}}", data),
+                  ENC_ERR_FORMAT, "shape");
+  ExpectOpenFails(
+      "bad_offsets",
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0]}}", data),
+      ENC_ERR_FORMAT, "data_offsets");
+  ExpectOpenFails("entry_not_object", File("{\"a\":[1]}", data), ENC_ERR_FORMAT,
+                  "not an object");
+  ExpectOpenFails("metadata_not_object", File("{\"__metadata__\":[1]}", data),
+                  ENC_ERR_FORMAT, "__metadata__");
+  ExpectOpenFails("metadata_not_strings",
+                  File("{\"__metadata__\":{\"k\":1}}", data), ENC_ERR_FORMAT,
+                  "__metadata__");
+}
+
+TEST(SafeTensors, AcceptsEmptyHeaderObjectAndUnusedDtypes) {
+  Opened o = OpenBytes("empty_obj", File("{}", ""));
+  ASSERT_EQ(ENC_OK, o.status) << o.error;
+  const int64_t s[1] = {1};
+  float x;
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(o.w, "a", 1, s, &x));
+  enc_weights_close(o.w);
+  // An F64 tensor is fine to have, an error only when asked for.
+  const double d = 1.0;
+  o = OpenBytes("f64", File("{\"a\":{\"dtype\":\"F64\",\"shape\":[1],\"data_offsets\":[0,8]}}",
+                            Bytes(&d, 8)));
+  ASSERT_EQ(ENC_OK, o.status) << o.error;
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(o.w, "a", 1, s, &x));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("unsupported dtype F64"));
+  enc_weights_close(o.w);
+}
+
+}  // namespace
