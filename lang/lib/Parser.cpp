@@ -246,6 +246,8 @@ void FileParser::recoverAtTopLevel() {
 void FileParser::parseSettings(ast::Encoder *Into, uint32_t OpenBrace) {
   while (!Diags.limitReached()) {
     if (atEnd()) {
+      if (Into)
+        Into->Incomplete = true;
       Diags.error(rangeAt(Pos), "expected '}' at end of file");
       Diags.note({OpenBrace, OpenBrace + 1}, "to match this '{'");
       return;
@@ -257,6 +259,8 @@ void FileParser::parseSettings(ast::Encoder *Into, uint32_t OpenBrace) {
       return;
     }
     if (atKeyword("encoder")) {
+      if (Into)
+        Into->Incomplete = true;
       Diags.error(rangeAt(Pos), "expected '}' before the next encoder");
       Diags.note({OpenBrace, OpenBrace + 1}, "to match this '{'");
       return;
@@ -270,6 +274,8 @@ void FileParser::parseSettings(ast::Encoder *Into, uint32_t OpenBrace) {
     }
     if (R == RuleResult::NoMatch)
       Diags.error(rangeAt(Pos), "expected a setting 'name = value;' or '}'");
+    if (Into)
+      Into->Incomplete = true;
     // Stop short of a `}` so that the body still closes where it should.
     recoverInEncoder();
   }

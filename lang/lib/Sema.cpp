@@ -45,6 +45,8 @@ std::string quoteList(llvm::ArrayRef<const char *> Items) {
 /// refer to each other in any order.
 class EncoderResolver {
 public:
+  /// `BaseFailed`: the base encoder had errors, which were reported there;
+  /// errors in what this encoder inherits are then not reported again.
   EncoderResolver(const ast::Encoder &Enc, const SettingMap &Map,
                   DiagnosticEngine &Diags, bool BaseFailed)
       : Enc(Enc), Map(Map), Diags(Diags), BaseFailed(BaseFailed) {}
@@ -68,7 +70,10 @@ private:
   void reportCycle(llvm::StringRef Key);
 
   void error(SourceRange R, const llvm::Twine &Message);
-  void note(SourceRange R, const llvm::Twine &Message) { Diags.note(R, Message); }
+  void note(SourceRange R, const llvm::Twine &Message) {
+    if (!Quiet)
+      Diags.note(R, Message);
+  }
   /// The value's expression, or the encoder's name for a default.
   SourceRange rangeOfKey(llvm::StringRef Key) const;
   const Entry *entry(llvm::StringRef Key) const {
@@ -81,6 +86,8 @@ private:
   const SettingMap &Map;
   DiagnosticEngine &Diags;
   bool BaseFailed;
+  bool Failed = false; // an error, reported or not, in this encoder
+  bool Quiet = false;  // inside an error that is not to be reported
   std::map<std::string, KeyState> Values;
   std::map<std::string, std::optional<Choice>> Choices;
   std::vector<std::string> Stack;           // keys being evaluated
@@ -88,11 +95,15 @@ private:
 };
 
 void EncoderResolver::error(SourceRange R, const llvm::Twine &Message) {
+  Failed = true;
+  const Entry *E = EntryStack.empty() ? nullptr : EntryStack.back();
+  Quiet = E && E->Owner != &Enc && BaseFailed;
+  if (Quiet)
+    return;
   Diags.error(R, Message);
   // An inherited expression may be fine in its own encoder and wrong here:
   // say which encoder it is being evaluated for, as clang's "in
   // instantiation of" notes do.
-  const Entry *E = EntryStack.empty() ? nullptr : EntryStack.back();
   if (E && E->Owner != &Enc)
     note(nameRange(), "in encoder '" + Enc.Name.Name + "', which inherits '" +
                           E->Setting->Key.Name + "' from '" +
@@ -140,7 +151,7 @@ void EncoderResolver::reportCycle(llvm::StringRef Key) {
   EntryStack.push_back(EntryStack[First]);
   error(rangeOfKey(Key), "cyclic definition: " + Path);
   EntryStack.pop_back();
-  for (size_t I = First; I < Stack.size(); ++I) {
+  for (size_t I = First; I < Stack.size() && Stack.size() - First > 1; ++I) {
     const std::string &Member = Stack[I];
     if (entry(Member))
       note(rangeOfKey(Member), "'" + Member + "' is defined here");
@@ -466,8 +477,8 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   auto str = [](int64_t V) { return std::to_string(V); };
   auto checkRange = [&](const char *Key, int64_t Lo, int64_t Hi) {
     std::optional<int64_t> V = intOf(Key);
-    if (!V)
-      return;
+    if (!V || (*V >= Lo && *V <= Hi))
+      return true;
     if (*V < Lo && Hi == MaxInt32Setting && Lo == 1)
       ruleError(Key, llvm::Twine(Key) + " (" + str(*V) + ") must be at least 1");
     else if (*V < Lo && Lo == 0)
@@ -480,20 +491,23 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
     else if (*V < Lo || *V > Hi)
       ruleError(Key, llvm::Twine(Key) + " (" + str(*V) + ") must be between " +
                          str(Lo) + " and " + str(Hi));
+    return false;
   };
 
-  checkRange("d_model", 1, 65536);
+  bool DModelOk = checkRange("d_model", 1, 65536);
   if (auto Heads = intOf("heads")) {
     if (*Heads < 1) {
       ruleError("heads", "heads (" + str(*Heads) + ") must be at least 1");
-    } else if (auto D = intOf("d_model"); D && *D >= 1 && *D % *Heads != 0) {
+    } else if (auto D = intOf("d_model"); DModelOk && D && *D % *Heads != 0) {
       ruleError("heads", "d_model (" + str(*D) + ") is not divisible by heads (" +
                              str(*Heads) + ")");
       if (entry("d_model"))
         note(rangeOfKey("d_model"), "d_model is set here");
     }
   }
-  checkRange("d_ff", 1, MaxInt32Setting);
+  // The default d_ff = 4 * d_model is only as wrong as d_model, reported.
+  if (DModelOk || entry("d_ff"))
+    checkRange("d_ff", 1, MaxInt32Setting);
   checkRange("blocks", 1, 1024);
   checkRange("max_len", 1, MaxInt32Setting);
   checkRange("vocab", 0, MaxInt32Setting);
@@ -526,8 +540,8 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
 
   // Choices and their arguments.
   std::optional<Choice> Pos = choiceOf("positional");
+  EntryStack.push_back(entry("positional"));
   if (Pos && checkSchemeArgs(*Pos, Spec)) {
-    EntryStack.push_back(entry("positional"));
     SourceRange R = rangeOfKey("positional");
     if (Pos->Name == "rope") {
       auto D = intOf("d_model"), H = intOf("heads");
@@ -547,13 +561,16 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
                      ") must be greater than buckets / 2 (" +
                      str(Spec.RelBuckets / 2) + ")");
     }
-    EntryStack.pop_back();
   }
-  for (const char *Key : {"norm", "norm_type", "activation", "pooling"})
+  EntryStack.pop_back();
+  for (const char *Key : {"norm", "norm_type", "activation", "pooling"}) {
+    EntryStack.push_back(entry(Key));
     if (std::optional<Choice> C = choiceOf(Key))
       checkSchemeArgs(*C, Spec);
+    EntryStack.pop_back();
+  }
 
-  if (Diags.errorCount() != ErrorsBefore)
+  if (Failed || Diags.errorCount() != ErrorsBefore)
     return std::nullopt;
 
   Spec.DModel = *intOf("d_model");
@@ -704,10 +721,11 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
       Maps[Index][S.Key.Name] = Entry{&S, &Enc};
     }
 
-    EncoderResolver Resolver(Enc, Maps[Index], Diags, BaseFailed);
+    EncoderResolver Resolver(Enc, Maps[Index], Diags,
+                             BaseFailed || Enc.Incomplete);
     std::optional<ModelSpec> Spec = Resolver.resolve();
-    Broken[Index] = Diags.errorCount() != ErrorsBefore;
-    if (Spec && !Broken[Index])
+    Broken[Index] = !Spec || Diags.errorCount() != ErrorsBefore;
+    if (!Broken[Index])
       Result.push_back(std::move(*Spec));
   }
   return Result;

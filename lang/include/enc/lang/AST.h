@@ -96,6 +96,9 @@ struct Encoder : Located {
   Identifier Name;
   boost::optional<Identifier> Base;
   std::vector<Setting> Settings;
+  /// A syntax error dropped some of its settings: Sema does not then report
+  /// required settings as missing.
+  bool Incomplete = false;
 };
 
 struct File {

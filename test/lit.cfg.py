@@ -1,0 +1,21 @@
+# -*- Python -*-
+# lit configuration for encc: .enc and .mlir files under test/ are tests.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "encc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".enc", ".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.encc_obj_root, "test")
+
+# Tools: encc from the build tree; FileCheck, not, count, split-file from LLVM.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.encc_tools_dir, append_path=True)
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%python", config.python_executable))
+# Colour would put escape codes into what FileCheck reads.
+config.environment["TERM"] = "dumb"
