@@ -215,7 +215,9 @@ void DiagnosticEngine::printSnippet(SourceRange Range) {
     char Mark = G.Offset == CaretAt           ? '^'
                 : G.Offset > CaretAt && G.Offset < UnderlineEnd ? '~'
                                                                 : ' ';
-    Caret.append(displayWidth(G), Mark);
+    // A wide glyph (<FF>, an expanded tab) under the caret: ^ then ~.
+    Caret += Mark;
+    Caret.append(displayWidth(G) - 1, Mark == ' ' ? ' ' : '~');
   }
   if (Last < Glyphs.size() - 1)
     Source += "...";

@@ -9,8 +9,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 
-#include <cmath>
+#include <array>
 #include <map>
+#include <cmath>
 
 using namespace enc;
 namespace x3 = boost::spirit::x3;
@@ -20,10 +21,14 @@ namespace {
 /// The setting that gives a key its value in one encoder: written there or
 /// inherited (as written, not as a value) from a base.
 struct Entry {
-  const ast::Setting *Setting;
-  const ast::Encoder *Owner; // the encoder whose text holds it
+  const ast::Setting *Setting = nullptr; // null: not set, the default applies
+  const ast::Encoder *Owner = nullptr;   // the encoder whose text holds it
 };
-using SettingMap = std::map<std::string, Entry>;
+/// Indexed like allSettings(): fixed-size, so that a file of thousands of
+/// encoders does not spend its time in the allocator.
+using SettingMap = std::array<Entry, NumSettings>;
+
+unsigned keyIndex(llvm::StringRef Key) { return indexOf(*findSetting(Key)); }
 
 /// A resolved choice: `rope(base = 500000.0)` is Name "rope" plus arguments.
 struct Choice {
@@ -77,8 +82,8 @@ private:
   /// The value's expression, or the encoder's name for a default.
   SourceRange rangeOfKey(llvm::StringRef Key) const;
   const Entry *entry(llvm::StringRef Key) const {
-    auto It = Map.find(Key.str());
-    return It == Map.end() ? nullptr : &It->second;
+    const Entry &E = Map[keyIndex(Key)];
+    return E.Setting ? &E : nullptr;
   }
   SourceRange nameRange() const { return {Enc.Name.Begin, Enc.Name.End}; }
 
@@ -88,8 +93,9 @@ private:
   bool BaseFailed;
   bool Failed = false; // an error, reported or not, in this encoder
   bool Quiet = false;  // inside an error that is not to be reported
-  std::map<std::string, KeyState> Values;
-  std::map<std::string, std::optional<Choice>> Choices;
+  std::array<KeyState, NumSettings> Values;
+  std::array<std::optional<Choice>, NumSettings> Choices;
+  std::array<bool, NumSettings> ChoiceDone{};
   std::vector<std::string> Stack;           // keys being evaluated
   std::vector<const Entry *> EntryStack;    // their entries (null: default)
 };
@@ -163,7 +169,7 @@ void EncoderResolver::reportCycle(llvm::StringRef Key) {
 }
 
 std::optional<EvalValue> EncoderResolver::valueOf(llvm::StringRef Key) {
-  KeyState &S = Values[Key.str()];
+  KeyState &S = Values[keyIndex(Key)];
   switch (S.St) {
   case State::Done:
     return S.Value;
@@ -181,7 +187,7 @@ std::optional<EvalValue> EncoderResolver::valueOf(llvm::StringRef Key) {
   std::optional<EvalValue> V = computeValue(*findSetting(Key));
   EntryStack.pop_back();
   Stack.pop_back();
-  KeyState &After = Values[Key.str()]; // the map may have grown
+  KeyState &After = S;
   // A cycle through this key failed it already.
   if (V && After.St == State::Active) {
     After.St = State::Done;
@@ -274,10 +280,11 @@ std::optional<EvalValue> EncoderResolver::defaultValue(llvm::StringRef Key) {
 }
 
 std::optional<Choice> EncoderResolver::choiceOf(llvm::StringRef Key) {
-  auto Cached = Choices.find(Key.str());
-  if (Cached != Choices.end())
-    return Cached->second;
-  std::optional<Choice> &Result = Choices[Key.str()];
+  unsigned Index = keyIndex(Key);
+  if (ChoiceDone[Index])
+    return Choices[Index];
+  ChoiceDone[Index] = true;
+  std::optional<Choice> &Result = Choices[Index];
   const SettingInfo &Info = *findSetting(Key);
   const Entry *E = entry(Key);
   if (!E) {
@@ -451,22 +458,22 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   }
 
   auto intOf = [&](const char *Key) -> std::optional<int64_t> {
-    auto It = Values.find(Key);
-    if (It == Values.end() || It->second.St != State::Done)
+    const KeyState &S = Values[keyIndex(Key)];
+    if (S.St != State::Done)
       return std::nullopt;
-    return It->second.Value.I;
+    return S.Value.I;
   };
   auto floatOf = [&](const char *Key) -> std::optional<double> {
-    auto It = Values.find(Key);
-    if (It == Values.end() || It->second.St != State::Done)
+    const KeyState &S = Values[keyIndex(Key)];
+    if (S.St != State::Done)
       return std::nullopt;
-    return It->second.Value.F;
+    return S.Value.F;
   };
   auto boolOf = [&](const char *Key) -> std::optional<bool> {
-    auto It = Values.find(Key);
-    if (It == Values.end() || It->second.St != State::Done)
+    const KeyState &S = Values[keyIndex(Key)];
+    if (S.St != State::Done)
       return std::nullopt;
-    return It->second.Value.B;
+    return S.Value.B;
   };
   // Rule errors point at the offending value; inherited ones say for whom.
   auto ruleError = [&](const char *Key, const llvm::Twine &Message) {
@@ -607,18 +614,16 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
               : Pl == "cls" ? Pooling::Cls
                             : Pooling::Mean;
 
+  Spec.Origins.reserve(NumSettings);
   for (const SettingInfo &Info : allSettings()) {
     SettingOrigin O;
     if (const Entry *E = entry(Info.Name)) {
       O.How = E->Owner == &Enc ? SettingOrigin::Written
                                : SettingOrigin::Inherited;
-      O.Encoder = E->Owner->Name.Name;
-    } else {
-      O.Encoder = Enc.Name.Name;
     }
     O.Range = rangeOfKey(Info.Name);
     O.Loc = Diags.file().lineCol(O.Range.Begin);
-    Spec.Origins[Info.Name] = O;
+    Spec.Origins.push_back(std::move(O));
   }
   return Spec;
 }
@@ -628,6 +633,7 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
 std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
                                         DiagnosticEngine &Diags) {
   std::vector<ModelSpec> Result;
+  Result.reserve(File.Encoders.size());
   llvm::StringMap<size_t> FirstByName; // encoder name -> index
   std::vector<SettingMap> Maps(File.Encoders.size());
   std::vector<bool> Broken(File.Encoders.size(), false);
@@ -695,7 +701,7 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
     }
 
     // This encoder's own settings override inherited ones.
-    std::map<std::string, const ast::Setting *> Own;
+    std::array<const ast::Setting *, NumSettings> Own{};
     for (const ast::Setting &S : Enc.Settings) {
       SourceRange KeyR{S.Key.Begin, S.Key.End};
       if (!findSetting(S.Key.Name)) {
@@ -710,15 +716,16 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
           Diags.error(KeyR, "unknown setting '" + S.Key.Name + "'");
         continue;
       }
-      auto [Prev, New] = Own.emplace(S.Key.Name, &S);
-      if (!New) {
+      unsigned Key = keyIndex(S.Key.Name);
+      if (const ast::Setting *Prev = Own[Key]) {
         Diags.error(KeyR, "duplicate setting '" + S.Key.Name +
                               "' in encoder '" + Name + "'");
-        Diags.note({Prev->second->Key.Begin, Prev->second->Key.End},
+        Diags.note({Prev->Key.Begin, Prev->Key.End},
                    "previous definition is here");
         continue;
       }
-      Maps[Index][S.Key.Name] = Entry{&S, &Enc};
+      Own[Key] = &S;
+      Maps[Index][Key] = Entry{&S, &Enc};
     }
 
     EncoderResolver Resolver(Enc, Maps[Index], Diags,
@@ -729,6 +736,10 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
       Result.push_back(std::move(*Spec));
   }
   return Result;
+}
+
+const SettingOrigin &ModelSpec::origin(llvm::StringRef Key) const {
+  return Origins[keyIndex(Key)];
 }
 
 llvm::StringRef enc::toString(PositionalKind K) {

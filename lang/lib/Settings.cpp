@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringSet.h"
 
+#include <iterator>
 #include <vector>
 
 using namespace enc;
@@ -38,7 +39,11 @@ const SettingInfo Table[] = {
 };
 } // namespace
 
+static_assert(std::size(Table) == NumSettings, "NumSettings is stale");
+
 llvm::ArrayRef<SettingInfo> enc::allSettings() { return Table; }
+
+unsigned enc::indexOf(const SettingInfo &Info) { return &Info - Table; }
 
 const SettingInfo *enc::findSetting(llvm::StringRef Name) {
   for (const SettingInfo &S : Table)

@@ -52,7 +52,7 @@ TEST(SemaTest, DefaultsOfSection4) {
   EXPECT_FALSE(S.EmbedNorm);
   EXPECT_FALSE(S.FinalNorm);
   EXPECT_EQ(S.Pool, Pooling::None);
-  EXPECT_EQ(S.Origins.at("d_ff").How, SettingOrigin::Default);
+  EXPECT_EQ(S.origin("d_ff").How, SettingOrigin::Default);
 }
 
 TEST(SemaTest, FinalNormDefaultsToTrueForPreNorm) {
@@ -70,8 +70,10 @@ TEST(SemaTest, InheritanceCopiesExpressionsNotValues) {
   ASSERT_EQ(R.Errors, 0u) << R.Output;
   EXPECT_EQ(R.Specs[0].DFF, 2048);
   EXPECT_EQ(R.Specs[1].DFF, 3072);
-  EXPECT_EQ(R.Specs[1].Origins.at("d_ff").How, SettingOrigin::Inherited);
-  EXPECT_EQ(R.Specs[1].Origins.at("d_ff").Encoder, "a");
+  EXPECT_EQ(R.Specs[1].origin("d_ff").How, SettingOrigin::Inherited);
+  // The inherited expression is located in a's text, line 1.
+  EXPECT_EQ(R.Specs[1].origin("d_ff").Loc.Line, 1u);
+  EXPECT_EQ(R.Specs[1].origin("d_model").Loc.Line, 2u);
   EXPECT_EQ(R.Specs[1].Base, "a");
 }
 

@@ -14,7 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
-#include <map>
+#include <vector>
 #include <string>
 
 namespace enc {
@@ -36,8 +36,7 @@ llvm::StringRef toString(Pooling P);
 /// Where a setting's value comes from.
 struct SettingOrigin {
   enum Kind { Written, Inherited, Default } How = Default;
-  std::string Encoder; ///< the encoder whose text holds it (Written/Inherited)
-  SourceRange Range;   ///< the value expression, or the encoder's name
+  SourceRange Range; ///< the value expression, or the encoder's name
   LineCol Loc;
 };
 
@@ -73,8 +72,10 @@ struct ModelSpec {
   bool FinalNorm = false;
   Pooling Pool = Pooling::None;
 
-  /// Keyed by setting name (d_model, positional, ...).
-  std::map<std::string, SettingOrigin> Origins;
+  /// Where each setting's value comes from, in the order of allSettings().
+  std::vector<SettingOrigin> Origins;
+  /// The origin of the setting named `Key` (d_model, positional, ...).
+  const SettingOrigin &origin(llvm::StringRef Key) const;
 };
 
 } // namespace enc

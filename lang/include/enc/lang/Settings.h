@@ -23,10 +23,15 @@ struct SettingInfo {
   bool Required;
 };
 
+/// How many settings there are; per-setting data lives in arrays this long.
+constexpr unsigned NumSettings = 17;
+
 /// Every setting, in the order of spec section 4.
 llvm::ArrayRef<SettingInfo> allSettings();
 /// The setting named `Name`, or null.
 const SettingInfo *findSetting(llvm::StringRef Name);
+/// The position of `Info` in allSettings().
+unsigned indexOf(const SettingInfo &Info);
 
 /// The candidate closest to `Word` by edit distance, or "" when none is close
 /// enough to be what the user meant.
