@@ -1,0 +1,54 @@
+/* Dense matrix product with a fused epilogue, as generated code calls it
+ * (plain C). Weights are packed once, at load, into the panel layout of the
+ * micro-kernel; every call then reads them as they are.
+ *
+ *   Y[m, n] = act(X[m, k] W[n, k]^T + bias[n]) + residual[m, n]
+ *
+ * W has PyTorch's Linear layout, [out_features, in_features] row-major.
+ * Calls are thread-safe: a packed W is read-only and may be shared. */
+#ifndef ENC_KERNELS_GEMM_H_
+#define ENC_KERNELS_GEMM_H_
+
+#include <stdint.h>
+
+#include "enc/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opaque: W packed into micro-kernel panels. */
+typedef struct enc_packed_b enc_packed_b;
+
+typedef enum {
+  ENC_ACT_NONE = 0,
+  ENC_ACT_RELU,
+  ENC_ACT_GELU,     /* exact: 0.5 x (1 + erf(x / sqrt 2)) */
+  ENC_ACT_GELU_TANH /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+} enc_activation;
+
+/* Packs W, row-major [n, k] (n, k >= 1), into *out; free it with
+ * enc_gemm_packed_free. ENC_ERR_INPUT on a bad argument, ENC_ERR_NOMEM if the
+ * allocation fails; *out is NULL on failure. */
+enc_status enc_gemm_pack(const float *w, int64_t n, int64_t k,
+                         enc_packed_b **out);
+void enc_gemm_packed_free(enc_packed_b *p); /* NULL is a no-op */
+int64_t enc_gemm_packed_n(const enc_packed_b *p);
+int64_t enc_gemm_packed_k(const enc_packed_b *p);
+
+/* Y[m, n] = act(X[m, k] W^T + bias) + residual, with n, k those of `w`.
+ * bias: [n] or NULL. residual: [m, ldr] or NULL, added after the activation
+ * (it may alias y when ldr == ldy). ldx, ldr, ldy: row strides in floats,
+ * ldx >= k, ldr >= n, ldy >= n. m == 0 does nothing. Runs on the runtime's
+ * thread pool. ENC_ERR_INPUT (with enc_last_error) on a bad argument, and
+ * then y is not written. */
+enc_status enc_gemm(int64_t m, const float *x, int64_t ldx,
+                    const enc_packed_b *w, const float *bias,
+                    enc_activation act, const float *residual, int64_t ldr,
+                    float *y, int64_t ldy);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* ENC_KERNELS_GEMM_H_ */

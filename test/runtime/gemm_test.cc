@@ -1,0 +1,346 @@
+// enc_gemm and enc_gemm_pack against a float64 reference, on every Highway
+// target compiled into the runtime.
+#include "enc/kernels/gemm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <hwy/targets.h>
+
+#include "enc/kernels/threads.h"
+
+namespace {
+
+double RefAct(double v, enc_activation act) {
+  switch (act) {
+    case ENC_ACT_RELU: return v > 0 ? v : 0;
+    case ENC_ACT_GELU: return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+    case ENC_ACT_GELU_TANH:
+      return 0.5 * v *
+             (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+    default: return v;
+  }
+}
+
+const char* ActName(enc_activation act) {
+  switch (act) {
+    case ENC_ACT_RELU: return "relu";
+    case ENC_ACT_GELU: return "gelu";
+    case ENC_ACT_GELU_TANH: return "gelu_tanh";
+    default: return "none";
+  }
+}
+
+std::vector<float> Random(size_t count, std::mt19937& rng, float scale = 1) {
+  std::uniform_real_distribution<float> dist(-scale, scale);
+  std::vector<float> v(count);
+  for (float& f : v) f = dist(rng);
+  return v;
+}
+
+struct PackedDeleter {
+  void operator()(enc_packed_b* p) const { enc_gemm_packed_free(p); }
+};
+using Packed = std::unique_ptr<enc_packed_b, PackedDeleter>;
+
+Packed Pack(const std::vector<float>& w, int64_t n, int64_t k) {
+  enc_packed_b* p = nullptr;
+  EXPECT_EQ(enc_gemm_pack(w.data(), n, k, &p), ENC_OK) << enc_last_error();
+  return Packed(p);
+}
+
+// Runs one shape with every epilogue and checks each element against the
+// float64 reference, within a tolerance relative to sum |x||w|.
+void CheckShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int64_t ldx = k + 3, ldy = n + 5, ldr = n + 2;
+  const std::vector<float> x = Random(m * ldx, rng);
+  const std::vector<float> w = Random(n * k, rng);
+  const std::vector<float> bias = Random(n, rng);
+  const std::vector<float> res = Random(m * ldr, rng);
+  Packed packed = Pack(w, n, k);
+  ASSERT_TRUE(packed);
+  EXPECT_EQ(enc_gemm_packed_n(packed.get()), n);
+  EXPECT_EQ(enc_gemm_packed_k(packed.get()), k);
+
+  std::vector<double> dot(m * n), mag(m * n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double s = 0, a = 0;
+      for (int64_t l = 0; l < k; ++l) {
+        const double p = double(x[i * ldx + l]) * w[j * k + l];
+        s += p;
+        a += std::fabs(p);
+      }
+      dot[i * n + j] = s;
+      mag[i * n + j] = a;
+    }
+  }
+  for (int use_bias = 0; use_bias < 2; ++use_bias) {
+    for (int a = 0; a <= ENC_ACT_GELU_TANH; ++a) {
+      for (int use_res = 0; use_res < 2; ++use_res) {
+        const auto act = static_cast<enc_activation>(a);
+        std::vector<float> y(m * ldy, 12345.0f);
+        ASSERT_EQ(enc_gemm(m, x.data(), ldx, packed.get(),
+                           use_bias ? bias.data() : nullptr, act,
+                           use_res ? res.data() : nullptr, ldr, y.data(), ldy),
+                  ENC_OK)
+            << enc_last_error();
+        int bad = 0;
+        for (int64_t i = 0; i < m && bad < 5; ++i) {
+          for (int64_t j = 0; j < ldy; ++j) {
+            const float got = y[i * ldy + j];
+            if (j >= n) {  // the padding between rows is untouched
+              if (got != 12345.0f) ++bad;
+              EXPECT_EQ(got, 12345.0f) << "row " << i << " col " << j;
+              continue;
+            }
+            const double pre = dot[i * n + j] + (use_bias ? bias[j] : 0.0);
+            double want = RefAct(pre, act);
+            if (use_res) want += res[i * ldr + j];
+            const double tol =
+                2e-6 * (mag[i * n + j] + 1.0) + 1e-6 * std::fabs(want);
+            if (!(std::fabs(got - want) <= tol)) {
+              ++bad;
+              ADD_FAILURE() << "m=" << m << " n=" << n << " k=" << k
+                            << " bias=" << use_bias << " act=" << ActName(act)
+                            << " res=" << use_res << " at (" << i << ", " << j
+                            << "): got " << got << " want " << want;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+class GemmTargetTest : public ::testing::TestWithParam<int64_t> {
+ protected:
+  void SetUp() override {
+    hwy::SetSupportedTargetsForTest(GetParam());
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  }
+  void TearDown() override {
+    hwy::SetSupportedTargetsForTest(0);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  }
+};
+
+TEST_P(GemmTargetTest, ShapesAndEpilogues) {
+  const int64_t shapes[][3] = {
+      {1, 1, 1},    {3, 17, 64},   {17, 64, 3},    {64, 3, 17},
+      {769, 17, 3}, {3, 769, 17},  {17, 3, 769},   {64, 64, 64},
+      {1, 769, 64}, {769, 64, 1},  {64, 769, 769}, {17, 48, 257},
+      {9, 96, 512}, {130, 100, 300}};
+  uint32_t seed = 1;
+  for (const auto& s : shapes) {
+    SCOPED_TRACE(::testing::Message() << "shape " << s[0] << "x" << s[1] << "x"
+                                      << s[2]);
+    CheckShape(s[0], s[1], s[2], seed++);
+  }
+}
+
+// With k = 1 and w = 1 the product is exact, so this measures the activation
+// itself: relative error within 2e-6 over [-12, 12] (~3e-7 with FMA).
+TEST_P(GemmTargetTest, ActivationAccuracy) {
+  const int64_t m = 4801;
+  std::vector<float> x(m);
+  for (int64_t i = 0; i < m; ++i) x[i] = -12.0f + 24.0f * i / (m - 1);
+  x[m / 2] = 0.0f;
+  const std::vector<float> w = {1.0f};
+  Packed packed = Pack(w, 1, 1);
+  for (int a = ENC_ACT_RELU; a <= ENC_ACT_GELU_TANH; ++a) {
+    const auto act = static_cast<enc_activation>(a);
+    std::vector<float> y(m);
+    ASSERT_EQ(enc_gemm(m, x.data(), 1, packed.get(), nullptr, act, nullptr, 0,
+                       y.data(), 1),
+              ENC_OK);
+    double worst = 0;
+    for (int64_t i = 0; i < m; ++i) {
+      const double want = RefAct(x[i], act);
+      const double err = std::fabs(y[i] - want) / std::max(std::fabs(want), 1e-30);
+      if (std::fabs(want) > 1e-30) worst = std::max(worst, err);
+      // Far tails underflow towards zero: an absolute bound there.
+      EXPECT_LE(std::fabs(y[i] - want), 2e-6 * std::fabs(want) + 1e-12)
+          << ActName(act) << "(" << x[i] << ")";
+    }
+    RecordProperty(std::string("max_rel_err_") + ActName(act),
+                   std::to_string(worst));
+  }
+}
+
+TEST_P(GemmTargetTest, ResidualInPlace) {
+  const int64_t m = 37, n = 100, k = 70, ld = 104;
+  std::mt19937 rng(7);
+  const std::vector<float> x = Random(m * k, rng), w = Random(n * k, rng),
+                           bias = Random(n, rng);
+  std::vector<float> y = Random(m * ld, rng);
+  const std::vector<float> y0 = y;
+  Packed packed = Pack(w, n, k);
+  ASSERT_EQ(enc_gemm(m, x.data(), k, packed.get(), bias.data(), ENC_ACT_NONE,
+                     y.data(), ld, y.data(), ld),
+            ENC_OK)
+      << enc_last_error();
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double want = y0[i * ld + j] + bias[j], mag = 1;
+      for (int64_t l = 0; l < k; ++l) {
+        want += double(x[i * k + l]) * w[j * k + l];
+        mag += std::fabs(double(x[i * k + l]) * w[j * k + l]);
+      }
+      ASSERT_NEAR(y[i * ld + j], want, 2e-6 * mag) << i << ", " << j;
+    }
+  }
+}
+
+std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {
+  return hwy::TargetName(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTargets, GemmTargetTest,
+                         ::testing::ValuesIn(hwy::SupportedAndGeneratedTargets()),
+                         TargetParamName);
+
+// Several user threads run GEMMs at once (the pool serves one, the others run
+// inline); every result is right.
+TEST(GemmTest, ConcurrentCallers) {
+  const int64_t m = 96, n = 144, k = 200;
+  std::mt19937 rng(3);
+  const std::vector<float> w = Random(n * k, rng);
+  Packed packed = Pack(w, n, k);
+  std::vector<std::vector<float>> xs;
+  for (int t = 0; t < 4; ++t) xs.push_back(Random(m * k, rng));
+  std::vector<std::vector<float>> want(4, std::vector<float>(m * n));
+  for (int t = 0; t < 4; ++t) {
+    ASSERT_EQ(enc_gemm(m, xs[t].data(), k, packed.get(), nullptr, ENC_ACT_NONE,
+                       nullptr, 0, want[t].data(), n),
+              ENC_OK);
+  }
+  std::vector<int> failures(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      std::vector<float> y(m * n);
+      for (int rep = 0; rep < 50; ++rep) {
+        if (enc_gemm(m, xs[t].data(), k, packed.get(), nullptr, ENC_ACT_NONE,
+                     nullptr, 0, y.data(), n) != ENC_OK ||
+            y != want[t]) {
+          ++failures[t];
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+TEST(GemmTest, SameResultAtOneAndTwoThreads) {
+  const int64_t m = 130, n = 200, k = 300;
+  std::mt19937 rng(5);
+  const std::vector<float> x = Random(m * k, rng), w = Random(n * k, rng);
+  Packed packed = Pack(w, n, k);
+  std::vector<float> y1(m * n), y2(m * n);
+  const int before = enc_threads_count();
+  enc_set_num_threads(1);
+  ASSERT_EQ(enc_gemm(m, x.data(), k, packed.get(), nullptr, ENC_ACT_GELU,
+                     nullptr, 0, y1.data(), n),
+            ENC_OK);
+  enc_set_num_threads(2);
+  ASSERT_EQ(enc_gemm(m, x.data(), k, packed.get(), nullptr, ENC_ACT_GELU,
+                     nullptr, 0, y2.data(), n),
+            ENC_OK);
+  enc_set_num_threads(before);
+  EXPECT_EQ(y1, y2);
+}
+
+// --- validation ------------------------------------------------------------
+
+class GemmValidationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::mt19937 rng(9);
+    w_ = Random(n_ * k_, rng);
+    x_ = Random(m_ * k_, rng);
+    y_.assign(m_ * n_, 0.0f);
+    res_.assign(m_ * n_, 0.0f);
+    packed_ = Pack(w_, n_, k_);
+  }
+  void ExpectInputError(enc_status status, const char* needle) {
+    EXPECT_EQ(status, ENC_ERR_INPUT);
+    EXPECT_NE(std::string(enc_last_error()).find(needle), std::string::npos)
+        << "message: " << enc_last_error();
+  }
+  const int64_t m_ = 4, n_ = 5, k_ = 6;
+  std::vector<float> w_, x_, y_, res_;
+  Packed packed_;
+};
+
+TEST_F(GemmValidationTest, Pack) {
+  enc_packed_b* p = reinterpret_cast<enc_packed_b*>(&p);
+  ExpectInputError(enc_gemm_pack(nullptr, 2, 2, &p), "w is NULL");
+  EXPECT_EQ(p, nullptr);
+  ExpectInputError(enc_gemm_pack(w_.data(), 2, 2, nullptr), "out is NULL");
+  ExpectInputError(enc_gemm_pack(w_.data(), 0, 2, &p), "empty");
+  ExpectInputError(enc_gemm_pack(w_.data(), 2, 0, &p), "empty");
+  ExpectInputError(enc_gemm_pack(w_.data(), -1, 2, &p), "empty");
+  EXPECT_EQ(p, nullptr);
+  enc_gemm_packed_free(nullptr);  // a no-op
+}
+
+TEST_F(GemmValidationTest, Gemm) {
+  const enc_packed_b* w = packed_.get();
+  float* y = y_.data();
+  const float* x = x_.data();
+  ExpectInputError(enc_gemm(m_, x, k_, nullptr, nullptr, ENC_ACT_NONE, nullptr,
+                            0, y, n_),
+                   "w is NULL");
+  ExpectInputError(
+      enc_gemm(-1, x, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_),
+      "negative");
+  ExpectInputError(
+      enc_gemm(m_, nullptr, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_),
+      "x is NULL");
+  ExpectInputError(
+      enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0, nullptr, n_),
+      "y is NULL");
+  ExpectInputError(
+      enc_gemm(m_, x, k_ - 1, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_),
+      "ldx");
+  ExpectInputError(
+      enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_ - 1),
+      "ldy");
+  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, res_.data(),
+                            n_ - 1, y, n_),
+                   "ldr");
+  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr,
+                            static_cast<enc_activation>(7), nullptr, 0, y, n_),
+                   "activation");
+  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr,
+                            static_cast<enc_activation>(-1), nullptr, 0, y, n_),
+                   "activation");
+  // Overlaps: x with y; residual partly over y; residual == y with an act.
+  std::vector<float> buf(m_ * (k_ + n_) * 2);
+  ExpectInputError(enc_gemm(m_, buf.data(), k_, w, nullptr, ENC_ACT_NONE,
+                            nullptr, 0, buf.data() + 3, n_),
+                   "x overlaps y");
+  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, y + 1, n_, y,
+                            n_),
+                   "residual overlaps y");
+  ExpectInputError(
+      enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_GELU, y, n_, y, n_),
+      "without an activation");
+  // Nothing was written by the failing calls.
+  for (float v : y_) EXPECT_EQ(v, 0.0f);
+  // m == 0 is a valid no-op, even without buffers.
+  EXPECT_EQ(enc_gemm(0, nullptr, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0,
+                     nullptr, n_),
+            ENC_OK);
+}
+
+}  // namespace
