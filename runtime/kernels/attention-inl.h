@@ -197,8 +197,7 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
     const size_t Lp = RoundUp(L, 2 * N);
     const size_t dkp = RoundUp(dk, N);
     const bool rel = p.rel_bucket != nullptr;
-    const size_t rel_len =
-        rel ? RoundUp(2 * static_cast<size_t>(p.max_len) + 2 * Lp, N) : 0;
+    const size_t rel_len = rel ? 3 * Lp : 0;
     const size_t kt_size = dk * Lp, vs_size = L * dkp;
     const size_t q_size = kRows * dkp, s_size = kRows * Lp, o_size = kRows * dkp;
     float* buf = Scratch(kt_size + vs_size + q_size + s_size + o_size + rel_len);
@@ -228,12 +227,14 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       std::copy(src, src + dk, dst);
       std::fill(dst + dk, dst + dkp, 0.0f);
     }
-    // Rel[t] = bias for offset (j - i) = t - (max_len - 1); padded with 0 so
-    // the vector loads for j in [L, Lp) stay inside the buffer.
+    // Rel[u] = this head's bias for the offset j - i = u - (L - 1), for the
+    // 2L - 1 offsets this sequence has; padded with 0 so the vector loads
+    // for j in [L, Lp) stay inside the buffer.
     if (rel) {
-      const size_t n = 2 * static_cast<size_t>(p.max_len) - 1;
-      for (size_t t = 0; t < n; ++t) {
-        Rel[t] = p.rel_table[static_cast<int64_t>(p.rel_bucket[t]) * p.heads + h];
+      const size_t n = 2 * L - 1;
+      const int32_t* bucket = p.rel_bucket + (static_cast<size_t>(p.max_len) - L);
+      for (size_t u = 0; u < n; ++u) {
+        Rel[u] = p.rel_table[static_cast<int64_t>(bucket[u]) * p.heads + h];
       }
       std::fill(Rel + n, Rel + rel_len, 0.0f);
     }
@@ -264,7 +265,7 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
           }
         }
         if (rel) {
-          const float* rb = Rel + (static_cast<size_t>(p.max_len) - 1 - i);
+          const float* rb = Rel + (L - 1 - i);  // rb[j]: offset j - i
           for (size_t j0 = 0; j0 < Lp; j0 += N) {
             hn::Store(hn::Add(hn::Load(d, s + j0), hn::LoadU(d, rb + j0)), d,
                       s + j0);

@@ -118,14 +118,34 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
     return hn::Sub(hn::Sub(v, vshift), vmdev);
   };
   auto dev_s = [&](float v) { return (v - shift) - mdev; };
-  const float s2 = RowSum(
-      src, n,
-      [&](hn::Vec<decltype(d)> v) {
-        const auto dev = dev_v(v);
-        return hn::Mul(dev, dev);
-      },
-      [&](float v) { return dev_s(v) * dev_s(v); });
-  const float sc = RowSum(src, n, dev_v, dev_s);
+  float s2, sc;  // sum(dev^2) and sum(dev), in one pass
+  {
+    auto q0 = hn::Zero(d), q1 = hn::Zero(d), c0 = hn::Zero(d), c1 = hn::Zero(d);
+    size_t i = 0;
+    for (; i + 2 * N <= n; i += 2 * N) {
+      const auto e0 = dev_v(src.Load(d, i));
+      const auto e1 = dev_v(src.Load(d, i + N));
+      q0 = hn::MulAdd(e0, e0, q0);
+      q1 = hn::MulAdd(e1, e1, q1);
+      c0 = hn::Add(c0, e0);
+      c1 = hn::Add(c1, e1);
+    }
+    for (; i + N <= n; i += N) {
+      const auto e0 = dev_v(src.Load(d, i));
+      q0 = hn::MulAdd(e0, e0, q0);
+      c0 = hn::Add(c0, e0);
+    }
+    s2 = hn::GetLane(hn::SumOfLanes(d, hn::Add(q0, q1)));
+    sc = hn::GetLane(hn::SumOfLanes(d, hn::Add(c0, c1)));
+    float t2 = 0.0f, tc = 0.0f;
+    for (; i < n; ++i) {
+      const float e = dev_s(src.At(i));
+      t2 += e * e;
+      tc += e;
+    }
+    s2 += t2;
+    sc += tc;
+  }
   float var = (s2 - sc * sc * inv_n) * inv_n;
   if (!(var > 0.0f)) var = 0.0f;
   const float rstd = 1.0f / std::sqrt(var + a.eps);
