@@ -1,0 +1,119 @@
+/* Glue for generated code, off the hot path (plain C): loading a model's
+ * weights from a table of descriptors, validating a forward call's input, and
+ * a per-thread workspace. With it the generated NAME_load / NAME_free are a
+ * call each, and NAME_forward starts with
+ *
+ *   if (enc_status s = enc_check_input(&NAME_info, in, out)) return s;
+ *   float *ws = (float *)enc_workspace(NAME_workspace_bytes(in));
+ *   if (!ws) return ENC_ERR_NOMEM;
+ *
+ * Every function validates its arguments and reports failure as an
+ * enc_status with a message (enc_last_error); none aborts. */
+#ifndef ENC_KERNELS_MODEL_H_
+#define ENC_KERNELS_MODEL_H_
+
+#include <stdint.h>
+
+#include "enc/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Weights ------------------------------------------------------------ */
+
+typedef enum {
+  ENC_SLOT_VECTOR = 0,        /* slot: float[sum rows], 64-byte aligned */
+  ENC_SLOT_PACKED_MATRIX = 1, /* slot: enc_packed_b* of [sum rows, cols] */
+  ENC_SLOT_TABLE = 2          /* slot: float[rows[0] * cols], 64-byte aligned */
+} enc_slot_kind;
+
+/* One slot of a loaded model, as the compiler bakes it into rodata.
+ * Parts are concatenated along rows, in order: a fused Q|K|V projection is
+ * one PACKED_MATRIX of three [d, d] parts (-> [3d, d], packed once), its bias
+ * one VECTOR of three [d] parts. */
+typedef struct {
+  int32_t kind;          /* enc_slot_kind */
+  int32_t num_parts;     /* 1..3 (TABLE: 1) */
+  const char *names[3];  /* safetensors tensor names (spec section 6) */
+  int64_t rows[3];       /* >= 1 each: part i is [rows[i], cols], or [rows[i]]
+                            for a VECTOR */
+  int64_t cols;          /* >= 1 for matrices and tables, 0 for vectors */
+  int64_t min_file_rows; /* TABLE only, else 0. 0: the file's tensor is exactly
+                            [rows[0], cols]. > 0: the file may hold more rows
+                            (at least max(rows[0], min_file_rows)); only the
+                            first rows[0] are kept (embed.positions) */
+} enc_weight_desc;
+
+/* Opens the safetensors file `path` and fills slots[i] for descs[i],
+ * i < n (see enc_slot_kind). F32, F16 and BF16 tensors are converted to
+ * float. The file is closed before returning: the model keeps only its
+ * converted and packed copies.
+ * ENC_ERR_INPUT   a NULL argument, n < 0, or an invalid descriptor
+ * ENC_ERR_IO, ENC_ERR_FORMAT, ENC_ERR_WEIGHTS   from the loader (weights.h)
+ * ENC_ERR_NOMEM   an allocation failed
+ * Messages name the file and the tensor. On failure every slot is NULL and
+ * nothing is held. */
+enc_status enc_model_load(const char *path, const enc_weight_desc *descs,
+                          int32_t n, void **slots);
+
+/* Frees every slot by its kind and sets it to NULL. NULL slots (and a NULL
+ * slots array) are allowed. */
+void enc_model_free(const enc_weight_desc *descs, int32_t n, void **slots);
+
+/* Allocates an array of n slots and loads into it (enc_model_load). On
+ * failure *out_slots is NULL and nothing is held. */
+enc_status enc_model_create(const char *path, const enc_weight_desc *descs,
+                            int32_t n, void ***out_slots);
+
+/* Frees what enc_model_create returned (NULL is a no-op). */
+void enc_model_destroy(const enc_weight_desc *descs, int32_t n, void **slots);
+
+/* Bytes of weight data a model loaded with these descriptors holds: each
+ * slot's floats, rounded up to 64 bytes. A lower bound for a PACKED_MATRIX,
+ * whose panels pad the rows up to the micro-kernel's width. -1 (with
+ * ENC_ERR_INPUT's message) for invalid descriptors. */
+int64_t enc_model_bytes(const enc_weight_desc *descs, int32_t n);
+
+/* ---- Input validation (spec section 7) ----------------------------------- */
+
+typedef struct {
+  int32_t d_model;    /* >= 1 */
+  int32_t max_len;    /* >= 1 */
+  int32_t vocab;      /* 0: the input is float embeddings */
+  int32_t type_vocab; /* 0: no token types (then token_types must be NULL) */
+} enc_model_info;
+
+/* Checks a forward call's arguments before anything is computed:
+ * in and out non-NULL; 1 <= batch; 1 <= seq_len <= max_len;
+ * batch * seq_len * d_model floats addressable; each lengths[b] (if given) in
+ * 0..seq_len; with vocab > 0, tokens non-NULL and every one of the
+ * batch * seq_len ids (padding positions included) in 0..vocab-1;
+ * token_types NULL, or (type_vocab > 0) each in 0..type_vocab-1; with
+ * vocab == 0, embeddings non-NULL. Pointers the model does not use
+ * (embeddings with vocab > 0, tokens with vocab == 0) are ignored.
+ * Returns ENC_OK, or ENC_ERR_INPUT with a message naming the field, the
+ * batch row and position, the value and the allowed range. Writes nothing. */
+enc_status enc_check_input(const enc_model_info *info, const enc_input *in,
+                           const float *out);
+
+/* ---- Per-thread workspace ------------------------------------------------ */
+
+/* A 64-byte-aligned scratch buffer of at least `bytes` bytes, owned by the
+ * calling thread: each thread has its own, so concurrent forward calls never
+ * share one. It grows as needed and never shrinks, so calls of a steady size
+ * allocate nothing; it is freed when the thread exits. Its contents are not
+ * kept when it grows, and a later call on the same thread may return a
+ * different pointer (the earlier one is then invalid). bytes == 0 returns a
+ * valid buffer. NULL (with ENC_ERR_NOMEM's message) if bytes < 0 or the
+ * allocation fails. */
+void *enc_workspace(int64_t bytes);
+
+/* The calling thread's current workspace capacity in bytes (0 if none). */
+int64_t enc_workspace_capacity(void);
+
+#ifdef __cplusplus
+}  /* extern "C" */
+#endif
+
+#endif /* ENC_KERNELS_MODEL_H_ */
