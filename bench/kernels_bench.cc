@@ -24,12 +24,14 @@ std::vector<float> Random(size_t n, uint32_t seed) {
   return v;
 }
 
-// Arguments: seq_len, heads, d_k. The thread count is the pool's (set it
-// with ENC_NUM_THREADS=1 for a single-core figure).
+// Arguments: seq_len, heads, d_k, threads (0 = one per core).
 void BM_Attention(benchmark::State& state) {
   const int seq = static_cast<int>(state.range(0));
   const int heads = static_cast<int>(state.range(1));
   const int d_k = static_cast<int>(state.range(2));
+#ifdef ENC_BENCH_THREADS
+  enc_set_num_threads(static_cast<int>(state.range(3)));
+#endif
   const int d_model = heads * d_k;
   const std::vector<float> qkv = Random(static_cast<size_t>(seq) * 3 * d_model, 1);
   std::vector<float> out(static_cast<size_t>(seq) * d_model);
@@ -52,14 +54,18 @@ void BM_Attention(benchmark::State& state) {
       benchmark::Counter::kIsRate);
 #ifdef ENC_BENCH_THREADS
   state.counters["threads"] = enc_threads_count();
+  enc_set_num_threads(0);
 #endif
 }
 BENCHMARK(BM_Attention)
-    ->ArgNames({"seq", "heads", "d_k"})
-    ->Args({128, 12, 64})
-    ->Args({512, 12, 64})
+    ->ArgNames({"seq", "heads", "d_k", "thr"})
+    ->Args({128, 12, 64, 1})
+    ->Args({512, 12, 64, 1})
+    ->Args({128, 12, 64, 0})
+    ->Args({512, 12, 64, 0})
     // Softmax-heavy: d_model 768 as 96 heads of 8 (exp per flop x8).
-    ->Args({512, 96, 8})
+    ->Args({512, 96, 8, 1})
+    ->Args({512, 96, 8, 0})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 

@@ -271,8 +271,9 @@ enc_status SafeTensors::Open(const std::string& path,
                   p, n, (unsigned long long)t.begin, (unsigned long long)t.end,
                   (unsigned long long)f.data_size_);
     }
-    const uint64_t bits = count * static_cast<uint64_t>(t.bits);  // count <= 2^60
-    if (bits % 8 != 0 || t.end - t.begin != bits / 8) {
+    uint64_t bits = 0;
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(t.bits), &bits) ||
+        bits % 8 != 0 || t.end - t.begin != bits / 8) {
       return Fail(ENC_ERR_FORMAT,
                   "%s: tensor '%s': %llu bytes of data for %s %s (%llu "
                   "elements)",

@@ -261,6 +261,12 @@ TEST(SafeTensors, RejectsMalformedFiles) {
            data),
       ENC_ERR_FORMAT, "too many elements");
   ExpectOpenFails(
+      "bits_overflow",  // 2^60 elements of 64 bits: 2^66 bits
+      File("{\"a\":{\"dtype\":\"F64\",\"shape\":[1152921504606846976],"
+           "\"data_offsets\":[0,0]}}",
+           data),
+      ENC_ERR_FORMAT, "'a'");
+  ExpectOpenFails(
       "negative_dim",
       File("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}", data),
       ENC_ERR_FORMAT, "non-negative");
