@@ -22,8 +22,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <cstdlib>
 #include <utility>
 
+#include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
 #include "kernels/gemm.h"
@@ -58,6 +60,27 @@ constexpr size_t kMr = kRegisters == 32 ? (kVecs == 3 ? 8 : 12)
 // K block (the X slice kMr x kKc in L1) and the L2 budget of a W chunk.
 constexpr int64_t kKc = 256;
 constexpr int64_t kChunkBytes = 384 * 1024;
+
+// Software prefetch distance of the W panel, in k steps.
+constexpr int64_t kPrefetchRows = 24;
+// Rows of X per M block (the X slice kMc x kc in L2).
+constexpr int64_t kMc = 128;
+
+#ifdef ENC_GEMM_TUNE  // development only: blocking from the environment
+inline int64_t TuneEnv(const char* name, int64_t def) {
+  const char* v = getenv(name);
+  return v ? atoll(v) : def;
+}
+inline int64_t TuneKc() { static int64_t v = TuneEnv("KC", kKc); return v; }
+inline int64_t TuneChunk() { static int64_t v = TuneEnv("CHUNK", kChunkBytes); return v; }
+inline int64_t TuneMc() { static int64_t v = TuneEnv("MC", kMc); return v; }
+inline int64_t TunePf() { static int64_t v = TuneEnv("PF", kPrefetchRows); return v; }
+#else
+constexpr int64_t TuneKc() { return kKc; }
+constexpr int64_t TuneChunk() { return kChunkBytes; }
+constexpr int64_t TuneMc() { return kMc; }
+constexpr int64_t TunePf() { return kPrefetchRows; }
+#endif
 
 // One micro-kernel call.
 struct TileIo {
@@ -118,7 +141,14 @@ HWY_NOINLINE void Tile(const TileIo& t) {
   const float* HWY_RESTRICT x = t.x;
   const float* HWY_RESTRICT b = t.b;
   const int64_t ldx = t.ldx;
+  const int64_t pf = TunePf();
   for (int64_t k = 0; k < t.kc; ++k) {
+    if (pf) {
+      const float* q = b + (k + pf) * kGemmPanel;
+      hwy::Prefetch(q);
+      hwy::Prefetch(q + 16);
+      hwy::Prefetch(q + 32);
+    }
     V bv[kVecs];
     for (size_t v = 0; v < kVecs; ++v) {
       bv[v] = hn::Load(d, b + k * kGemmPanel + v * kLanes);
@@ -180,20 +210,23 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
   HWY_ALIGN float tmp_bias[kGemmPanel];
 
   const int64_t k = a.k;
-  const int64_t k_blocks = (k + kKc - 1) / kKc;
+  const int64_t k_blocks = (k + TuneKc() - 1) / TuneKc();
   const int64_t kc_len = (k + k_blocks - 1) / k_blocks;
   const int64_t chunk =
-      std::max<int64_t>(1, kChunkBytes / (kc_len * kGemmPanel * 4));
+      std::max<int64_t>(1, TuneChunk() / (kc_len * kGemmPanel * 4));
+  const int64_t mc_len = TuneMc();
   const bool act_none = kAct == ENC_ACT_NONE;
 
-  for (int64_t k0 = 0; k0 < k; k0 += kc_len) {
-    const int64_t kc = std::min(kc_len, k - k0);
-    const bool first = k0 == 0;
-    const bool last = k0 + kc == k;
-    for (int64_t pc0 = p0; pc0 < p1; pc0 += chunk) {
-      const int64_t pc1 = std::min(p1, pc0 + chunk);
-      for (int64_t m = m0; m < m1; m += kMr) {
-        const int64_t rows = std::min<int64_t>(kMr, m1 - m);
+  for (int64_t mc0 = m0; mc0 < m1; mc0 += mc_len) {
+   const int64_t mc1 = std::min(m1, mc0 + mc_len);
+   for (int64_t pc0 = p0; pc0 < p1; pc0 += chunk) {
+    const int64_t pc1 = std::min(p1, pc0 + chunk);
+    for (int64_t k0 = 0; k0 < k; k0 += kc_len) {
+      const int64_t kc = std::min(kc_len, k - k0);
+      const bool first = k0 == 0;
+      const bool last = k0 + kc == k;
+      for (int64_t m = mc0; m < mc1; m += kMr) {
+        const int64_t rows = std::min<int64_t>(kMr, mc1 - m);
         const TileFn tile = kTiles[rows - 1];
         for (int64_t p = pc0; p < pc1; ++p) {
           const int64_t col0 = p * kGemmPanel;
@@ -266,6 +299,7 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
         }
       }
     }
+   }
   }
 }
 

@@ -115,8 +115,11 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
   if (static_cast<double>(m) * n * k < 128.0 * 128 * 64) threads = 1;
   // Split the panels first (each thread then reads only its part of W); split
   // the rows as well when there are fewer panels than threads.
-  job.n_splits = std::min<int64_t>(threads, panels);
-  const int64_t m_splits = std::max<int64_t>(1, threads / job.n_splits);
+  // Four tasks per thread: the pool hands them out dynamically, so a thread
+  // that the OS preempts does not hold the others up.
+  const int64_t want = threads == 1 ? 1 : 4 * threads;
+  job.n_splits = std::min<int64_t>(want, panels);
+  const int64_t m_splits = (want + job.n_splits - 1) / job.n_splits;
   constexpr int64_t kRowAlign = 24;  // a multiple of every target's tile rows
   job.m_step = ((m + m_splits - 1) / m_splits + kRowAlign - 1) / kRowAlign *
                kRowAlign;

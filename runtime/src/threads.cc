@@ -34,7 +34,10 @@
 namespace enc {
 namespace {
 
-constexpr int kMaxThreads = 1024;  // chunk indices fit the ticket's 16 bits
+constexpr int kMaxThreads = 1024;
+// Chunks per thread: more than one, so that threads that finish early (or a
+// thread the OS preempts) balance out; claimed dynamically.
+constexpr int kChunksPerThread = 4;  // kMaxThreads * 4 fits the ticket's 16 bits
 // How long an idle worker spins on the ticket before it sleeps.
 constexpr auto kSpinTime = std::chrono::microseconds(300);
 
@@ -77,7 +80,8 @@ class Pool {
     }
     ApplySizeLocked();
     const int threads = static_cast<int>(workers_.size()) + 1;
-    const int64_t chunks = std::min<int64_t>(max_chunks, threads);
+    const int64_t chunks =
+        std::min<int64_t>(max_chunks, int64_t{threads} * kChunksPerThread);
     if (chunks <= 1) {
       fn(ctx, 0, n);
       return;

@@ -21,9 +21,10 @@ typedef void (*enc_task_fn)(void *ctx, int64_t begin, int64_t end);
  * Kernels size their partition of the work with it. */
 int enc_threads_count(void);
 
-/* Splits [0, n) into at most enc_threads_count() contiguous chunks of at least
- * `grain` indices (grain < 1 counts as 1) and runs them in parallel. n <= 0
- * does nothing. */
+/* Splits [0, n) into contiguous chunks of at least `grain` indices (grain < 1
+ * counts as 1), at most 4 per thread of enc_threads_count(), of near-equal
+ * size, and runs them in parallel; threads claim chunks dynamically, so a
+ * thread that is late or preempted takes fewer. n <= 0 does nothing. */
 void enc_parallel_for(int64_t n, int64_t grain, enc_task_fn fn, void *ctx);
 
 #ifdef __cplusplus

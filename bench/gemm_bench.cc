@@ -1,0 +1,183 @@
+// GEMM throughput: enc_gemm (pre-packed W) vs oneDNN dnnl_sgemm and OpenBLAS
+// cblas_sgemm, same data, same run, at 1 and 2 threads, on the shapes of a
+// BERT-base encoder (M = tokens). Prints Google Benchmark's table (GFLOPS
+// counter) and then a summary with ratios and the fraction of the measured
+// FMA peak.
+//
+//   Y[M, N] = X[M, K] W[N, K]^T   (no bias, no activation: a plain sgemm)
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "enc/kernels/gemm.h"
+#include "enc/kernels/threads.h"
+#include "enc/runtime.h"
+#include "fma_peak.h"
+
+namespace {
+
+struct Problem {
+  int64_t m, n, k;
+  std::vector<float> x, w, y;
+  enc_packed_b* packed = nullptr;
+};
+
+// One problem per shape, built once and shared by the three libraries.
+Problem& GetProblem(int64_t m, int64_t n, int64_t k) {
+  static std::map<std::tuple<int64_t, int64_t, int64_t>,
+                  std::unique_ptr<Problem>>
+      problems;
+  auto& p = problems[{m, n, k}];
+  if (!p) {
+    p = std::make_unique<Problem>();
+    p->m = m;
+    p->n = n;
+    p->k = k;
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> dist(-1, 1);
+    p->x.resize(m * k);
+    p->w.resize(n * k);
+    p->y.resize(m * n);
+    for (float& v : p->x) v = dist(rng);
+    for (float& v : p->w) v = dist(rng);
+    if (enc_gemm_pack(p->w.data(), n, k, &p->packed) != ENC_OK) {
+      std::fprintf(stderr, "pack failed: %s\n", enc_last_error());
+      std::abort();
+    }
+  }
+  return *p;
+}
+
+// Lets the previous library's idle threads (OpenMP, OpenBLAS spin for up to
+// ~0.1 s after a call) go to sleep before this benchmark measures.
+void SettleOtherThreads() {
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+}
+
+void SetCounters(benchmark::State& state, const Problem& p) {
+  state.counters["GFLOPS"] = benchmark::Counter(
+      2e-9 * p.m * p.n * p.k, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Enc(benchmark::State& state) {
+  Problem& p = GetProblem(state.range(0), state.range(1), state.range(2));
+  enc_set_num_threads(static_cast<int>(state.range(3)));
+  SettleOtherThreads();
+  for (auto _ : state) {
+    enc_gemm(p.m, p.x.data(), p.k, p.packed, nullptr, ENC_ACT_NONE, nullptr, 0,
+             p.y.data(), p.n);
+    benchmark::ClobberMemory();
+  }
+  SetCounters(state, p);
+}
+
+void BM_OneDnn(benchmark::State& state) {
+  Problem& p = GetProblem(state.range(0), state.range(1), state.range(2));
+  omp_set_num_threads(static_cast<int>(state.range(3)));
+  SettleOtherThreads();
+  for (auto _ : state) {
+    dnnl_sgemm('N', 'T', p.m, p.n, p.k, 1.0f, p.x.data(), p.k, p.w.data(), p.k,
+               0.0f, p.y.data(), p.n);
+    benchmark::ClobberMemory();
+  }
+  SetCounters(state, p);
+}
+
+void BM_OpenBlas(benchmark::State& state) {
+  Problem& p = GetProblem(state.range(0), state.range(1), state.range(2));
+  openblas_set_num_threads(static_cast<int>(state.range(3)));
+  SettleOtherThreads();
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, p.m, p.n, p.k, 1.0f,
+                p.x.data(), p.k, p.w.data(), p.k, 0.0f, p.y.data(), p.n);
+    benchmark::ClobberMemory();
+  }
+  SetCounters(state, p);
+}
+
+const int64_t kShapes[][3] = {{128, 768, 768},  {128, 2304, 768},
+                              {128, 3072, 768}, {128, 768, 3072},
+                              {512, 768, 768},  {512, 3072, 768}};
+
+// Shape-major order, so that the three libraries run back to back per shape.
+void RegisterAll() {
+  for (const auto& s : kShapes) {
+    for (int64_t threads : {1, 2}) {
+      const std::vector<int64_t> args = {s[0], s[1], s[2], threads};
+      for (auto [name, fn] :
+           {std::pair{"enc", BM_Enc}, std::pair{"onednn", BM_OneDnn},
+            std::pair{"openblas", BM_OpenBlas}}) {
+        benchmark::RegisterBenchmark(name, fn)
+            ->Args(args)
+            ->ArgNames({"M", "N", "K", "threads"})
+            ->UseRealTime()
+            ->MinTime(0.3)
+            ->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
+}
+
+// Keeps the GFLOPS of every run for the summary.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      auto it = run.counters.find("GFLOPS");
+      if (it != run.counters.end()) gflops[run.benchmark_name()] = it->second;
+    }
+  }
+  std::map<std::string, double> gflops;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  RegisterAll();
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+
+  const double peak[3] = {0, MeasureFmaPeakGflops(1), MeasureFmaPeakGflops(2)};
+  std::printf("\nFMA peak (AVX-512, measured): %.1f GFLOP/s at 1 thread, "
+              "%.1f at 2\n\n", peak[1], peak[2]);
+  std::printf("%-18s %3s %9s %9s %9s %9s %9s %8s\n", "M x N x K", "thr",
+              "enc", "oneDNN", "OpenBLAS", "enc/dnnl", "enc/oblas", "%peak");
+  for (const auto& s : kShapes) {
+    for (int threads : {1, 2}) {
+      char suffix[96];
+      std::snprintf(suffix, sizeof(suffix),
+                    "/M:%lld/N:%lld/K:%lld/threads:%d/min_time:0.300/real_time",
+                    static_cast<long long>(s[0]), static_cast<long long>(s[1]),
+                    static_cast<long long>(s[2]), threads);
+      auto get = [&](const char* lib) {
+        auto it = collector.gflops.find(std::string(lib) + suffix);
+        return it == collector.gflops.end() ? 0.0 : it->second;
+      };
+      const double e = get("enc"), d = get("onednn"), o = get("openblas");
+      if (e == 0 && d == 0 && o == 0) continue;
+      char shape[32];
+      std::snprintf(shape, sizeof(shape), "%lldx%lldx%lld",
+                    static_cast<long long>(s[0]), static_cast<long long>(s[1]),
+                    static_cast<long long>(s[2]));
+      std::printf("%-18s %3d %9.1f %9.1f %9.1f %9.2f %9.2f %7.1f%%\n", shape,
+                  threads, e, d, o, d > 0 ? e / d : 0, o > 0 ? e / o : 0,
+                  peak[threads] > 0 ? 100 * e / peak[threads] : 0);
+    }
+  }
+  return 0;
+}
