@@ -243,6 +243,7 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
     const VF iota = hn::Iota(d, 0.0f);
     const float neg_inf = -std::numeric_limits<float>::infinity();
 
+    float inv_sum[kRows];
     for (size_t i0 = 0; i0 < L; i0 += kRows) {
       const size_t rows = std::min(kRows, L - i0);
       for (size_t r = 0; r < kRows; ++r) {
@@ -272,12 +273,7 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
           }
         }
         std::fill(s + L, s + Lp, neg_inf);
-        const float inv_sum = SoftmaxRow(s, Lp);
-        // Normalise P now (cheap: L per row) so O needs no rescaling.
-        const VF vinv = hn::Set(d, inv_sum);
-        for (size_t j0 = 0; j0 < Lp; j0 += N) {
-          hn::Store(hn::Mul(hn::Load(d, s + j0), vinv), d, s + j0);
-        }
+        inv_sum[r] = SoftmaxRow(s, Lp);  // P unnormalised; O is scaled below
       }
       size_t c0 = 0;
       for (; c0 + 4 * N <= dkp; c0 += 4 * N) {
@@ -286,7 +282,9 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       for (; c0 < dkp; c0 += N) WeightedSumBlock<1>(Sc, Lp, Vs, dkp, L, c0, O);
       for (size_t r = 0; r < rows; ++r) {
         const float* o = O + r * dkp;
-        std::copy(o, o + dk, out + (i0 + r) * a.ld_out);
+        float* dst = out + (i0 + r) * a.ld_out;
+        const float inv = inv_sum[r];
+        for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
       }
     }
   }
