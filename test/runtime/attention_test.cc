@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -29,9 +30,10 @@ struct Case {
   int rope;  // enc_rope_style
   Bias bias;
   float q_scale = 1.0f;  // to push scores far from 0
+  bool full = false;     // lengths == NULL (every sequence full)
 };
 
-struct Setup {
+struct AttnSetup {
   Case c;
   int max_len;
   std::vector<float> qkv;  // [batch*seq, 3*d_model]
@@ -42,7 +44,7 @@ struct Setup {
   enc_attention_params p{};
 };
 
-void Build(Setup& s, std::mt19937& rng) {
+void Build(AttnSetup& s, std::mt19937& rng) {
   const Case& c = s.c;
   const int d_model = c.heads * c.d_k;
   s.max_len = c.seq + 3;
@@ -57,7 +59,7 @@ void Build(Setup& s, std::mt19937& rng) {
     if (b % 4 == 1) len = 0;
     if (b % 4 == 2) len = 1;
     if (b % 4 == 3) len = std::uniform_int_distribution<int>(0, c.seq)(rng);
-    s.lengths.push_back(len);
+    s.lengths.push_back(c.full ? c.seq : len);
   }
   s.p.heads = c.heads;
   s.p.d_k = c.d_k;
@@ -91,7 +93,7 @@ void Build(Setup& s, std::mt19937& rng) {
 }
 
 // Float64 evaluation of spec section 5 for one head.
-std::vector<double> Reference(const Setup& s) {
+std::vector<double> Reference(const AttnSetup& s) {
   const Case& c = s.c;
   const int d_model = c.heads * c.d_k, ld = 3 * d_model;
   std::vector<double> out(static_cast<size_t>(c.batch) * c.seq * d_model, 0.0);
@@ -148,7 +150,7 @@ std::vector<double> Reference(const Setup& s) {
 }
 
 void RunCase(const Case& c, std::mt19937& rng) {
-  Setup s{c};
+  AttnSetup s{c};
   Build(s, rng);
   const int d_model = c.heads * c.d_k;
   const std::vector<double> ref = Reference(s);
@@ -156,7 +158,8 @@ void RunCase(const Case& c, std::mt19937& rng) {
   ForEachTarget([&] {
     std::vector<float> out(static_cast<size_t>(c.batch) * c.seq * ld_out, 7.0f);
     const float* qkv = s.qkv.data();
-    ASSERT_EQ(ENC_OK, enc_attention(&s.p, c.batch, c.seq, s.lengths.data(), qkv,
+    ASSERT_EQ(ENC_OK, enc_attention(&s.p, c.batch, c.seq,
+                                    c.full ? nullptr : s.lengths.data(), qkv,
                                     qkv + d_model, qkv + 2 * d_model, 3 * d_model,
                                     out.data(), ld_out))
         << enc_last_error();
@@ -220,6 +223,42 @@ TEST(Attention, LargeScoresStayFinite) {
 TEST(Attention, LongSequence) {
   std::mt19937 rng(9);
   RunCase(Case{2, 64, 300, 2, ENC_ROPE_HALVES, kNoBias}, rng);
+}
+
+TEST(Attention, NullLengthsMeanFull) {
+  std::mt19937 rng(10);
+  Case c{3, 17, 33, 2, ENC_ROPE_NONE, kRelative};
+  c.full = true;
+  RunCase(c, rng);
+}
+
+TEST(Attention, ConcurrentCallsFromSeveralThreads) {
+  // Scratch is per thread: concurrent calls (as concurrent forward calls on
+  // one model make) must not interfere.
+  std::mt19937 rng(11);
+  AttnSetup s{Case{4, 32, 97, 3, ENC_ROPE_INTERLEAVED, kAlibi}};
+  Build(s, rng);
+  const int d_model = 4 * 32;
+  const std::vector<double> ref = Reference(s);
+  std::vector<std::vector<float>> outs(4, std::vector<float>(3 * 97 * d_model));
+  std::vector<std::thread> threads;
+  std::vector<enc_status> status(4, ENC_ERR_IO);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 5 && status[t] != ENC_ERR_INPUT; ++rep) {
+        const float* qkv = s.qkv.data();
+        status[t] = enc_attention(&s.p, 3, 97, s.lengths.data(), qkv, qkv + d_model,
+                                  qkv + 2 * d_model, 3 * d_model, outs[t].data(), d_model);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) {
+    ASSERT_EQ(ENC_OK, status[t]);
+    for (size_t i = 0; i < ref.size(); ++i) {
+      ASSERT_NEAR(outs[t][i], ref[i], 2e-5 * std::max(1.0, std::abs(ref[i]))) << t << " " << i;
+    }
+  }
 }
 
 TEST(Attention, ZeroLengthGivesZeros) {
