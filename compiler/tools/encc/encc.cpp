@@ -1,23 +1,44 @@
 //===- encc.cpp - The encc driver -----------------------------------------===//
 //
-// encc FILE [-o OUT] [--emit=ast|spec] [--encoder=NAME]
+// encc FILE [-o OUT] [--emit=ast|spec|mlir|mlir-opt|llvm|asm|obj] ...
+//
+// The --emit ladder follows the data: the syntax tree, the resolved
+// settings, the enc dialect as imported, after optimisation, LLVM IR,
+// assembly, and (the default) an object file with its C header beside it.
+// FILE is a .enc file or, from the mlir stage on, a .mlir file.
 //
 // Exit status: 0 on success, 1 when the input has an error (diagnostics are
 // printed), 2 on a usage error.
 //
 //===----------------------------------------------------------------------===//
 
+#include "enc/Dialect/EncDialect.h"
+#include "enc/Emit/Emitters.h"
+#include "enc/Import/SpecToMLIR.h"
+#include "enc/Transforms/Passes.h"
 #include "enc/lang/Diagnostics.h"
 #include "enc/lang/Parser.h"
 #include "enc/lang/Printers.h"
 #include "enc/lang/Sema.h"
 #include "enc/lang/Settings.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -25,21 +46,35 @@
 using namespace llvm;
 
 namespace {
-enum class EmitKind { AST, Spec };
+/// Ordered: each stage includes the ones before it.
+enum class EmitKind { AST, Spec, MLIR, MLIROpt, LLVM, Asm, Obj };
 
 cl::OptionCategory EnccCategory("encc options");
 
-cl::opt<std::string> InputFile(cl::Positional, cl::desc("<input .enc file>"),
+cl::opt<std::string> InputFile(cl::Positional,
+                               cl::desc("<input .enc or .mlir file>"),
                                cl::Required, cl::cat(EnccCategory));
-cl::opt<std::string> OutputFile("o", cl::desc("Write the output to <file>"),
-                                cl::value_desc("file"), cl::init("-"),
-                                cl::cat(EnccCategory));
+cl::opt<std::string>
+    OutputFile("o",
+               cl::desc("Write the output to <file> (default: stdout for "
+                        "text stages, <input>.o for obj)"),
+               cl::value_desc("file"), cl::cat(EnccCategory));
+cl::opt<std::string> HeaderFile(
+    "header", cl::desc("Write the C header to <file> (default: beside -o)"),
+    cl::value_desc("file"), cl::cat(EnccCategory));
 cl::opt<EmitKind> Emit(
-    "emit", cl::desc("The stage to stop at and print"),
-    cl::values(clEnumValN(EmitKind::AST, "ast", "the syntax tree"),
-               clEnumValN(EmitKind::Spec, "spec",
-                          "the resolved settings of each encoder, as JSON")),
-    cl::init(EmitKind::Spec), cl::cat(EnccCategory));
+    "emit", cl::desc("The stage to stop at and write"),
+    cl::values(
+        clEnumValN(EmitKind::AST, "ast", "the syntax tree"),
+        clEnumValN(EmitKind::Spec, "spec",
+                   "the resolved settings of each encoder, as JSON"),
+        clEnumValN(EmitKind::MLIR, "mlir", "the enc dialect, as imported"),
+        clEnumValN(EmitKind::MLIROpt, "mlir-opt",
+                   "the enc dialect after folding, fusion and planning"),
+        clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
+        clEnumValN(EmitKind::Asm, "asm", "assembly"),
+        clEnumValN(EmitKind::Obj, "obj", "an object file and its C header")),
+    cl::init(EmitKind::Obj), cl::cat(EnccCategory));
 cl::opt<std::string> OnlyEncoder("encoder",
                                  cl::desc("Only the encoder named <name>"),
                                  cl::value_desc("name"), cl::cat(EnccCategory));
@@ -47,6 +82,16 @@ cl::opt<unsigned> ErrorLimit(
     "error-limit",
     cl::desc("Stop after <n> errors (0: no limit; default 20)"),
     cl::value_desc("n"), cl::init(20), cl::cat(EnccCategory));
+cl::opt<bool> O0("O0", cl::desc("No fusion (and no LLVM optimisation)"),
+                 cl::cat(EnccCategory));
+cl::opt<std::string> MTriple("mtriple",
+                             cl::desc("Target triple (default: the host)"),
+                             cl::value_desc("triple"), cl::cat(EnccCategory));
+cl::opt<std::string> MCPU("mcpu",
+                          cl::desc("Target CPU (default: the host's, "
+                                   "with its features)"),
+                          cl::value_desc("cpu"), cl::init("native"),
+                          cl::cat(EnccCategory));
 
 /// Files above this size are refused before reading: offsets in the AST are
 /// 32-bit, and no encoder description is anywhere near it.
@@ -60,41 +105,54 @@ int fail(const Twine &Message) {
 void printVersion(raw_ostream &OS) {
   OS << "encc version 0.1.0 (LLVM " LLVM_VERSION_STRING ")\n";
 }
-} // namespace
 
-int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  cl::HideUnrelatedOptions(EnccCategory);
-  cl::SetVersionPrinter(printVersion);
-  if (!cl::ParseCommandLineOptions(
-          argc, argv, "encc: a compiler for Transformer encoders\n", &errs()))
-    return 2;
-
-  // Read the input, refusing what is not a regular, readable, sane file.
+/// Reads the input, refusing what is not a regular, readable, sane file.
+ErrorOr<std::unique_ptr<MemoryBuffer>> readInput(std::string &Problem) {
   if (InputFile != "-") {
     sys::fs::file_status Status;
-    if (std::error_code EC = sys::fs::status(InputFile, Status))
-      return fail("cannot open '" + InputFile + "': " + EC.message());
-    if (sys::fs::is_directory(Status))
-      return fail("cannot read '" + InputFile + "': it is a directory");
-    if (Status.getSize() > MaxInputBytes)
-      return fail("'" + InputFile + "' is too large (" +
-                  Twine(Status.getSize()) + " bytes; the limit is 256 MiB)");
+    if (std::error_code EC = sys::fs::status(InputFile, Status)) {
+      Problem = "cannot open '" + InputFile + "': " + EC.message();
+      return EC;
+    }
+    if (sys::fs::is_directory(Status)) {
+      Problem = "cannot read '" + InputFile + "': it is a directory";
+      return std::make_error_code(std::errc::is_a_directory);
+    }
+    if (Status.getSize() > MaxInputBytes) {
+      Problem = "'" + InputFile + "' is too large (" +
+                std::to_string(Status.getSize()) +
+                " bytes; the limit is 256 MiB)";
+      return std::make_error_code(std::errc::file_too_large);
+    }
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFileOrSTDIN(InputFile, /*IsText=*/false,
-                                   /*RequiresNullTerminator=*/false);
+  auto Buffer = MemoryBuffer::getFileOrSTDIN(InputFile, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/true);
   if (!Buffer)
-    return fail("cannot read '" + InputFile + "': " +
-                Buffer.getError().message());
-  if ((*Buffer)->getBufferSize() > MaxInputBytes)
-    return fail("'" + InputFile + "' is too large (the limit is 256 MiB)");
+    Problem = "cannot read '" + InputFile + "': " + Buffer.getError().message();
+  else if ((*Buffer)->getBufferSize() > MaxInputBytes)
+    Problem = "'" + InputFile + "' is too large (the limit is 256 MiB)";
+  return Buffer;
+}
 
-  enc::SourceFile Source(InputFile == "-" ? std::string("<stdin>") : InputFile.getValue(),
-                         (*Buffer)->getBuffer().str());
+std::string defaultObjectPath() {
+  if (InputFile == "-")
+    return "a.o";
+  SmallString<128> Path(sys::path::filename(InputFile));
+  sys::path::replace_extension(Path, ".o");
+  return std::string(Path);
+}
+
+/// The front end: .enc text to the imported module (or to the AST/spec
+/// outputs). Returns 0/1 as an exit status in `Exit` when it is done.
+mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
+                                             const MemoryBuffer &Buffer,
+                                             raw_ostream &Out, int &Exit) {
+  Exit = -1;
+  enc::SourceFile Source(InputFile == "-" ? std::string("<stdin>")
+                                          : InputFile.getValue(),
+                         Buffer.getBuffer().str());
   // LLVM's own --color option decides, defaulting to "on a terminal".
-  bool UseColor = WithColor(errs()).colorsEnabled();
-  enc::DiagnosticEngine Diags(Source, errs(), UseColor);
+  enc::DiagnosticEngine Diags(Source, errs(), WithColor(errs()).colorsEnabled());
   Diags.setErrorLimit(ErrorLimit);
 
   enc::ast::File AST = enc::parseFile(Source, Diags);
@@ -102,8 +160,7 @@ int main(int argc, char **argv) {
   std::vector<enc::ModelSpec> Specs;
   if (Emit != EmitKind::AST)
     Specs = enc::resolveFile(AST, Diags);
-
-  if (!OnlyEncoder.empty() && !Diags.hasErrors()) {
+  if (!OnlyEncoder.empty() && !Diags.hasErrors() && Emit != EmitKind::AST) {
     auto It = std::find_if(Specs.begin(), Specs.end(),
                            [](const auto &S) { return S.Name == OnlyEncoder; });
     if (It == Specs.end()) {
@@ -122,20 +179,135 @@ int main(int argc, char **argv) {
   if (Diags.hasErrors()) {
     unsigned N = Diags.errorCount();
     errs() << N << (N == 1 ? " error" : " errors") << " generated.\n";
-    return 1;
+    Exit = 1;
+    return nullptr;
+  }
+  if (Emit == EmitKind::AST) {
+    enc::dumpAST(AST, Source, Out);
+    Exit = 0;
+    return nullptr;
+  }
+  if (Emit == EmitKind::Spec) {
+    enc::printSpecJSON(Specs, Source.name(), Out);
+    Exit = 0;
+    return nullptr;
+  }
+  auto Module = enc::importSpecs(Context, Specs);
+  if (!Module)
+    Exit = 1;
+  return Module;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::HideUnrelatedOptions(EnccCategory);
+  cl::SetVersionPrinter(printVersion);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "encc: a compiler for Transformer encoders\n", &errs()))
+    return 2;
+  bool IsMLIR = StringRef(InputFile).ends_with(".mlir");
+  if (IsMLIR && Emit < EmitKind::MLIR) {
+    WithColor::error(errs(), "encc")
+        << "--emit=" << (Emit == EmitKind::AST ? "ast" : "spec")
+        << " needs a .enc input\n";
+    return 2;
   }
 
+  std::string Problem;
+  auto Buffer = readInput(Problem);
+  if (!Problem.empty())
+    return fail(Problem);
+
+  bool Binary = Emit == EmitKind::Obj;
+  std::string OutPath = OutputFile.empty()
+                            ? (Binary ? defaultObjectPath() : std::string("-"))
+                            : OutputFile.getValue();
   std::error_code EC;
-  ToolOutputFile Out(OutputFile, EC, sys::fs::OF_None);
+  ToolOutputFile Out(OutPath, EC,
+                     Binary ? sys::fs::OF_None : sys::fs::OF_TextWithCRLF);
   if (EC)
-    return fail("cannot write '" + OutputFile + "': " + EC.message());
-  switch (Emit) {
-  case EmitKind::AST:
-    enc::dumpAST(AST, Source, Out.os());
-    break;
-  case EmitKind::Spec:
-    enc::printSpecJSON(Specs, Source.name(), Out.os());
-    break;
+    return fail("cannot write '" + OutPath + "': " + EC.message());
+
+  mlir::DialectRegistry Registry;
+  Registry.insert<enc::EncDialect, mlir::arith::ArithDialect,
+                  mlir::func::FuncDialect, mlir::LLVM::LLVMDialect>();
+  mlir::MLIRContext Context(Registry);
+  Context.loadAllAvailableDialects();
+  SourceMgr SM;
+  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(),
+                                                       InputFile),
+                        SMLoc());
+  mlir::SourceMgrDiagnosticHandler MLIRDiags(SM, &Context, errs());
+
+  mlir::OwningOpRef<mlir::ModuleOp> Module;
+  if (IsMLIR) {
+    Module = mlir::parseSourceFile<mlir::ModuleOp>(SM, &Context);
+    if (!Module)
+      return 1;
+  } else {
+    int Exit;
+    Module = compileEnc(Context, **Buffer, Out.os(), Exit);
+    if (Exit >= 0) {
+      if (Exit == 0)
+        Out.keep();
+      return Exit;
+    }
+  }
+  if (Emit == EmitKind::MLIR) {
+    Module->print(Out.os(), mlir::OpPrintingFlags().enableDebugInfo(
+                                /*enable=*/false));
+    Out.keep();
+    return 0;
+  }
+
+  mlir::PassManager Optimize(&Context);
+  enc::buildOptimizationPipeline(Optimize, /*Fuse=*/!O0);
+  if (mlir::failed(Optimize.run(*Module)))
+    return 1;
+  if (Emit == EmitKind::MLIROpt) {
+    Module->print(Out.os(), mlir::OpPrintingFlags().elideLargeElementsAttrs(16));
+    Out.keep();
+    return 0;
+  }
+
+  // The header describes the planned module, before lowering erases it.
+  std::string Header, HeaderPath = HeaderFile;
+  if (Emit == EmitKind::Obj) {
+    if (HeaderPath.empty()) {
+      SmallString<128> P(OutPath == "-" ? std::string("a.o") : OutPath);
+      sys::path::replace_extension(P, ".h");
+      HeaderPath = std::string(P);
+    }
+    Header = enc::emitHeader(*Module, HeaderPath,
+                             InputFile == "-" ? std::string("<stdin>")
+                                              : InputFile.getValue());
+  }
+
+  mlir::PassManager Lower(&Context);
+  enc::buildLoweringPipeline(Lower);
+  if (mlir::failed(Lower.run(*Module)))
+    return 1;
+
+  enc::TargetOptions Target{MTriple, MCPU, O0 ? 0u : 2u};
+  llvm::LLVMContext LLVMContext;
+  std::string Error;
+  auto IR = enc::translateToLLVMIR(*Module, LLVMContext, Target, Error);
+  if (!IR)
+    return fail(Error);
+  if (Emit == EmitKind::LLVM) {
+    IR->print(Out.os(), nullptr);
+    Out.keep();
+    return 0;
+  }
+  if (!enc::emitMachineCode(*IR, Target, Emit == EmitKind::Asm, Out.os(), Error))
+    return fail(Error);
+  if (Emit == EmitKind::Obj) {
+    ToolOutputFile HeaderOut(HeaderPath, EC, sys::fs::OF_Text);
+    if (EC)
+      return fail("cannot write '" + HeaderPath + "': " + EC.message());
+    HeaderOut.os() << Header;
+    HeaderOut.keep();
   }
   Out.keep();
   return 0;

@@ -10,6 +10,7 @@
 #include "enc/kernels/norm.h"
 #include "enc/kernels/embed.h"
 #include "enc/kernels/pool.h"
+#include "enc/kernels/elementwise.h"
 #include "enc/kernels/model.h"
 
 #endif  /* ENC_KERNELS_H_ */

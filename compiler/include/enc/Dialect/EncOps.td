@@ -1,0 +1,278 @@
+//===- EncOps.td - Operations of the enc dialect -----------*- tablegen -*-===//
+#ifndef ENC_OPS
+#define ENC_OPS
+
+include "enc/Dialect/EncDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+// [batch, seq, width] activations and the like.
+def Enc_F32Tensor : RankedTensorOf<[F32]>;
+def Enc_I32Tensor : RankedTensorOf<[I32]>;
+
+def Enc_WeightOp : Enc_Op<"weight", [Pure]> {
+  let summary = "a tensor of the weights file, resolved when the model loads";
+  let description = [{
+    Names a tensor of the safetensors file (spec section 6) by its name. The
+    compiled model loads, converts and packs it once, in `NAME_load`.
+
+    Example:
+    ```mlir
+    %wq = enc.weight "blocks.0.attn.q.weight" : tensor<768x768xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Enc_ConcatWeightsOp : Enc_Op<"concat_weights", [Pure]> {
+  let summary = "weights stacked along their first dimension, at load time";
+  let description = [{
+    The row-concatenation of weights, made once when the model loads; the
+    projection fusion uses it to turn the Q, K and V projections into one
+    GEMM over one packed matrix.
+
+    Example:
+    ```mlir
+    %wqkv = enc.concat_weights %wq, %wk, %wv
+        : tensor<768x768xf32>, tensor<768x768xf32>, tensor<768x768xf32>
+        -> tensor<2304x768xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Enc_F32Tensor>:$parts);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "$parts attr-dict `:` type($parts) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Enc_PositionalTableOp : Enc_Op<"positional_table", [Pure]> {
+  let summary = "a positional table computed at compile time";
+  let description = [{
+    A table that depends only on compile-time settings: the sinusoidal table
+    [max_len, d_model], RoPE's cos and sin tables [max_len, d_k/2], ALiBi's
+    slopes [heads] or T5's bucket of every relative position
+    [2 max_len - 1]. `enc-fold-positional` replaces it with a constant baked
+    into the object.
+
+    Example:
+    ```mlir
+    %pe = enc.positional_table sinusoidal {dim = 512 : i64} : tensor<128x512xf32>
+    %cos = enc.positional_table rope_cos {dim = 64 : i64, base = 1.0e+04 : f64}
+        : tensor<128x32xf32>
+    ```
+    `dim` is d_model for the sinusoidal table, d_k for RoPE, the number of
+    heads for ALiBi and the number of buckets for T5 (with `max_distance`).
+  }];
+  let arguments = (ins Enc_TableKindAttr:$kind, I64Attr:$dim,
+                       OptionalAttr<F64Attr>:$base,
+                       OptionalAttr<I64Attr>:$max_distance);
+  let results = (outs RankedTensorOf<[F32, I32]>:$result);
+  let assemblyFormat = "$kind attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Enc_EmbedTokensOp : Enc_Op<"embed_tokens", [Pure, AttrSizedOperandSegments]> {
+  let summary = "token (and segment) embedding gather";
+  let description = [{
+    `x[b, i] = scale * table[ids[b, i]] + type_table[types[b, i]]
+    + positions[i]`, the second term only when a type table is given (types
+    default to 0), the third when the positional table is fused in.
+
+    Example:
+    ```mlir
+    %x = enc.embed_tokens %ids, %tok types(%types, %typ) {scale = 1.0 : f32}
+        : (tensor<?x?xi32>, tensor<30522x768xf32>, tensor<?x?xi32>,
+           tensor<2x768xf32>) -> tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_I32Tensor:$ids, Enc_F32Tensor:$table,
+                       Optional<Enc_I32Tensor>:$types,
+                       Optional<Enc_F32Tensor>:$type_table,
+                       Optional<Enc_F32Tensor>:$positions, F32Attr:$scale);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $ids `,` $table (`types` `(` $types^ `,` $type_table `)`)?
+    (`positions` `(` $positions^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_AddPositionsOp : Enc_Op<"add_positions", [Pure]> {
+  let summary = "adds row i of a positional table to position i";
+  let description = [{
+    `y[b, i] = x[b, i] + table[i]` for the sinusoidal or learned schemes; the
+    table has at least max_len rows.
+
+    Example:
+    ```mlir
+    %y = enc.add_positions %x, %pe
+        : (tensor<?x?x512xf32>, tensor<512x512xf32>) -> tensor<?x?x512xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$table);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "$input `,` $table attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Enc_LinearOp : Enc_Op<"linear", [Pure, AttrSizedOperandSegments]> {
+  let summary = "y = act(x W^T + bias) + residual";
+  let description = [{
+    A linear layer in PyTorch's layout (W is [out_features, in_features]),
+    with an epilogue the fusion passes fill in: an activation applied to the
+    biased product and a residual added after it. The runtime runs it as one
+    GEMM over W packed once at load.
+
+    Example:
+    ```mlir
+    %h = enc.linear %x, %w1 bias(%b1) {activation = #enc<activation gelu>}
+        : (tensor<?x?x768xf32>, tensor<3072x768xf32>, tensor<3072xf32>)
+        -> tensor<?x?x3072xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$weight,
+                       Optional<Enc_F32Tensor>:$bias,
+                       Optional<Enc_F32Tensor>:$residual,
+                       DefaultValuedAttr<Enc_ActivationAttr,
+                                         "::enc::ActivationKind::none">:$activation);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`bias` `(` $bias^ `)`)? (`residual` `(` $residual^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_ActivationOp : Enc_Op<"activation", [Pure, SameOperandsAndResultType]> {
+  let summary = "an elementwise activation";
+  let description = [{
+    Example:
+    ```mlir
+    %y = enc.activation relu %x : tensor<?x?x2048xf32>
+    ```
+  }];
+  let arguments = (ins Enc_ActivationAttr:$kind, Enc_F32Tensor:$input);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "custom<ActivationKind>($kind) $input attr-dict `:` type($result)";
+}
+
+def Enc_AddOp : Enc_Op<"add", [Pure, SameOperandsAndResultType, Commutative]> {
+  let summary = "elementwise sum: the residual connection";
+  let description = [{
+    Example:
+    ```mlir
+    %h = enc.add %x, %attn : tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$lhs, Enc_F32Tensor:$rhs);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def Enc_NormOp : Enc_Op<"norm", [Pure]> {
+  let summary = "LayerNorm or RMSNorm over the last dimension";
+  let description = [{
+    LayerNorm: `(v - mean) / sqrt(var + eps) * gamma + beta` with the biased
+    variance; RMSNorm: `v / sqrt(mean(v^2) + eps) * gamma`.
+
+    Example:
+    ```mlir
+    %y = enc.norm layernorm %x, %g, %b {eps = 9.99999996E-13 : f32}
+        : (tensor<?x?x768xf32>, tensor<768xf32>, tensor<768xf32>)
+        -> tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_NormKindAttr:$kind, Enc_F32Tensor:$input,
+                       Enc_F32Tensor:$gamma, Optional<Enc_F32Tensor>:$beta,
+                       F32Attr:$eps);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    custom<NormKind>($kind) $input `,` $gamma (`,` $beta^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_SliceColumnsOp : Enc_Op<"slice_columns", [Pure]> {
+  let summary = "a range of the last dimension, as a view";
+  let description = [{
+    Columns [offset, offset + size) of every row; lowering makes it a pointer
+    offset with the input's row stride, never a copy. It splits the fused QKV
+    projection back into Q, K and V.
+
+    Example:
+    ```mlir
+    %k = enc.slice_columns %qkv {offset = 768 : i64}
+        : tensor<?x?x2304xf32> -> tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, I64Attr:$offset);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Enc_AttentionOp : Enc_Op<"attention", [Pure]> {
+  let summary = "multi-head scaled dot-product attention with its positional variant";
+  let description = [{
+    Per sequence b and head h (d_k = width / heads):
+    `softmax_j(rope(Q_h[i]) . rope(K_h[j]) * scale + bias[h, i, j]) V_h`, keys
+    j >= lengths[b] masked, rows i >= lengths[b] of the result zero. The
+    `tables` depend on `positional`: none takes none; `rope` takes the cos
+    and sin tables [max_len, d_k/2]; `alibi` the slopes [heads]; `relative`
+    the bucket of every relative position [2 max_len - 1] (i32) and the
+    learned bias table [buckets, heads].
+
+    Example:
+    ```mlir
+    %a = enc.attention %q, %k, %v, %len tables(%cos, %sin)
+        {heads = 12 : i64, positional = #enc<attn_positional rope>,
+         rope_style = #enc<rope_style halves>, scale = 1.250000e-01 : f32}
+        : (tensor<?x?x768xf32>, tensor<?x?x768xf32>, tensor<?x?x768xf32>,
+           tensor<?xi32>, tensor<512x32xf32>, tensor<512x32xf32>)
+        -> tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$q, Enc_F32Tensor:$k, Enc_F32Tensor:$v,
+                       Enc_I32Tensor:$lengths,
+                       Variadic<RankedTensorOf<[F32, I32]>>:$tables,
+                       I64Attr:$heads, F32Attr:$scale,
+                       Enc_AttnPositionalAttr:$positional,
+                       OptionalAttr<Enc_RopeStyleAttr>:$rope_style);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v `,` $lengths (`tables` `(` $tables^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_PoolOp : Enc_Op<"pool", [Pure]> {
+  let summary = "the encoder's output: every valid row, row 0, or their mean";
+  let description = [{
+    `none` keeps [batch, seq, d] with rows i >= lengths[b] set to 0; `cls`
+    gives [batch, d] from row 0; `mean` the mean of the valid rows (0 for an
+    empty sequence).
+
+    Example:
+    ```mlir
+    %y = enc.pool mean %x, %len
+        : (tensor<?x?x768xf32>, tensor<?xi32>) -> tensor<?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_PoolModeAttr:$mode, Enc_F32Tensor:$input,
+                       Enc_I32Tensor:$lengths);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    custom<PoolMode>($mode) $input `,` $lengths attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // ENC_OPS

@@ -1,0 +1,64 @@
+//===- Passes.td - The enc dialect's passes ----------------*- tablegen -*-===//
+#ifndef ENC_PASSES
+#define ENC_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def EncFoldPositional : Pass<"enc-fold-positional", "mlir::ModuleOp"> {
+  let summary = "Compute positional tables at compile time";
+  let description = [{
+    Replaces every `enc.positional_table` with an `arith.constant`: the
+    sinusoidal table, RoPE's cos and sin tables, ALiBi's slopes (Press et
+    al.'s get_slopes) and T5's bucket of every relative position, computed in
+    double precision and rounded once to f32. Lowering places the constants in
+    the object's read-only data.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def EncFuseProjections : Pass<"enc-fuse-projections", "mlir::func::FuncOp"> {
+  let summary = "Fuse the Q, K and V projections into one GEMM";
+  let description = [{
+    Three `enc.linear` ops that read the same input and feed one
+    `enc.attention` become one linear over `enc.concat_weights` of their
+    weights (and biases), packed once at load, followed by three
+    `enc.slice_columns` views.
+  }];
+}
+
+def EncFuseEpilogues : Pass<"enc-fuse-epilogues", "mlir::func::FuncOp"> {
+  let summary = "Fold activations and residual adds into the GEMM that feeds them";
+  let description = [{
+    `enc.activation` of an `enc.linear` result with no other use becomes the
+    linear's activation; `enc.add` of a linear result (used only there) and
+    another value becomes the linear's residual. Each removes a pass over
+    memory.
+  }];
+}
+
+def EncPlanBuffers : Pass<"enc-plan-buffers", "mlir::func::FuncOp"> {
+  let summary = "Place every activation in one arena, reusing dead buffers";
+  let description = [{
+    Every activation is a [batch * seq, width] buffer, so its offset in the
+    arena is a compile-time number of floats per row times batch * seq. The
+    pass walks the block in order, frees a buffer after its last use and
+    gives each result the lowest free interval that fits (first fit). It
+    records `enc.row_offset` on each op that writes a buffer and
+    `enc.arena_row_floats` on the function: the workspace holds
+    `4 * arena_row_floats * batch * seq_len` bytes.
+  }];
+}
+
+def EncLowerToRuntime : Pass<"enc-lower-to-runtime", "mlir::ModuleOp"> {
+  let summary = "Lower a planned encoder to calls into the runtime's kernels";
+  let description = [{
+    Rewrites each planned encoder function into `NAME_forward`, a
+    straight-line sequence of calls into the runtime's kernel ABI
+    (enc/kernels.h) on pointers into the arena, together with `NAME_load`,
+    `NAME_free` and `NAME_workspace_bytes`, all in the LLVM dialect. Weight
+    descriptors and positional constants become read-only globals.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // ENC_PASSES

@@ -1,0 +1,338 @@
+//===- EncOps.cpp - Verifiers and custom syntax of the enc ops ------------===//
+//
+// Verifiers name the values they compare, as in "input width (512) does not
+// match the weight's in_features (768)".
+//
+//===----------------------------------------------------------------------===//
+
+#include "enc/Dialect/EncOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace enc;
+
+namespace {
+/// The size of the last dimension.
+int64_t width(Type T) { return cast<RankedTensorType>(T).getShape().back(); }
+int64_t rank(Type T) { return cast<RankedTensorType>(T).getRank(); }
+ArrayRef<int64_t> shape(Type T) { return cast<RankedTensorType>(T).getShape(); }
+
+std::string str(ArrayRef<int64_t> Shape) {
+  std::string S = "[";
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    if (I)
+      S += ", ";
+    S += ShapedType::isDynamic(Shape[I]) ? "?" : std::to_string(Shape[I]);
+  }
+  return S + "]";
+}
+
+/// Activations are [batch, seq, width] with a static width.
+LogicalResult verifyActivation(Operation *Op, Type T, StringRef What) {
+  auto Ty = cast<RankedTensorType>(T);
+  if (Ty.getRank() != 3 || ShapedType::isDynamic(Ty.getShape()[2]))
+    return Op->emitOpError() << What << " must be a [batch, seq, width] tensor "
+                             << "with a static width, but is " << T;
+  return success();
+}
+
+LogicalResult verifyVector(Operation *Op, Type T, int64_t Size,
+                           StringRef What) {
+  if (rank(T) != 1 || shape(T)[0] != Size)
+    return Op->emitOpError() << What << " must be [" << Size << "], but is "
+                             << str(shape(T));
+  return success();
+}
+
+/// The custom<Kind> directives: an enum written as a bare keyword.
+template <typename AttrT, typename SymbolizeFn>
+ParseResult parseEnumKeyword(OpAsmParser &Parser, AttrT &Attr,
+                             SymbolizeFn Symbolize, StringRef What) {
+  StringRef Keyword;
+  SMLoc Loc = Parser.getCurrentLocation();
+  if (Parser.parseKeyword(&Keyword))
+    return failure();
+  auto Value = Symbolize(Keyword);
+  if (!Value)
+    return Parser.emitError(Loc) << "unknown " << What << " '" << Keyword << "'";
+  Attr = AttrT::get(Parser.getContext(), *Value);
+  return success();
+}
+} // namespace
+
+static ParseResult parseActivationKind(OpAsmParser &P, ActivationKindAttr &A) {
+  return parseEnumKeyword(
+      P, A, [](StringRef S) { return symbolizeActivationKind(S); }, "activation");
+}
+static void printActivationKind(OpAsmPrinter &P, Operation *,
+                                ActivationKindAttr A) {
+  P << stringifyActivationKind(A.getValue());
+}
+static ParseResult parseNormKind(OpAsmParser &P, NormKindAttr &A) {
+  return parseEnumKeyword(
+      P, A, [](StringRef S) { return symbolizeNormKind(S); }, "norm kind");
+}
+static void printNormKind(OpAsmPrinter &P, Operation *, NormKindAttr A) {
+  P << stringifyNormKind(A.getValue());
+}
+static ParseResult parsePoolMode(OpAsmParser &P, PoolModeAttr &A) {
+  return parseEnumKeyword(
+      P, A, [](StringRef S) { return symbolizePoolMode(S); }, "pool mode");
+}
+static void printPoolMode(OpAsmPrinter &P, Operation *, PoolModeAttr A) {
+  P << stringifyPoolMode(A.getValue());
+}
+
+#define GET_OP_CLASSES
+#include "enc/Dialect/EncOps.cpp.inc"
+
+LogicalResult WeightOp::verify() {
+  auto Ty = getResult().getType();
+  if (getName().empty())
+    return emitOpError() << "needs the name of a tensor of the weights file";
+  if (!Ty.hasStaticShape() || Ty.getRank() < 1 || Ty.getRank() > 2)
+    return emitOpError() << "weight '" << getName()
+                         << "' must have a static shape of rank 1 or 2, not "
+                         << Ty;
+  return success();
+}
+
+LogicalResult ConcatWeightsOp::verify() {
+  if (getParts().empty())
+    return emitOpError() << "needs at least one part";
+  Type First = getParts()[0].getType();
+  int64_t Rows = 0;
+  for (auto [I, Part] : llvm::enumerate(getParts())) {
+    Type T = Part.getType();
+    if (rank(T) != rank(First) || (rank(T) == 2 && width(T) != width(First)))
+      return emitOpError() << "part #" << I << " is " << str(shape(T))
+                           << ", which does not stack under part #0, "
+                           << str(shape(First));
+    Rows += shape(T)[0];
+  }
+  Type R = getResult().getType();
+  if (rank(R) != rank(First) || shape(R)[0] != Rows ||
+      (rank(R) == 2 && width(R) != width(First)))
+    return emitOpError() << "result is " << str(shape(R)) << ", but the parts "
+                         << "stack to " << Rows << " rows";
+  return success();
+}
+
+LogicalResult PositionalTableOp::verify() {
+  auto Ty = getResult().getType();
+  int64_t Dim = getDim();
+  bool IsF32 = Ty.getElementType().isF32();
+  if (Dim < 1)
+    return emitOpError() << "dim (" << Dim << ") must be at least 1";
+  switch (getKind()) {
+  case TableKind::sinusoidal:
+    if (!IsF32 || Ty.getRank() != 2 || Ty.getShape()[1] != Dim)
+      return emitOpError() << "sinusoidal table must be f32 [max_len, " << Dim
+                           << "], not " << Ty;
+    return success();
+  case TableKind::rope_cos:
+  case TableKind::rope_sin:
+    if (Dim % 2 != 0)
+      return emitOpError() << "rope needs an even d_k, not " << Dim;
+    if (!getBase() || !(getBase()->convertToDouble() > 0))
+      return emitOpError() << "rope table needs a base > 0";
+    if (!IsF32 || Ty.getRank() != 2 || Ty.getShape()[1] != Dim / 2)
+      return emitOpError() << "rope table must be f32 [max_len, " << Dim / 2
+                           << "], not " << Ty;
+    return success();
+  case TableKind::alibi_slopes:
+    if (!IsF32 || Ty.getRank() != 1 || Ty.getShape()[0] != Dim)
+      return emitOpError() << "alibi slopes must be f32 [" << Dim << "], not "
+                           << Ty;
+    return success();
+  case TableKind::relative_buckets:
+    if (Dim < 2 || Dim % 2 != 0)
+      return emitOpError() << "bucket count (" << Dim
+                           << ") must be even and at least 2";
+    if (!getMaxDistance() || *getMaxDistance() <= Dim / 2)
+      return emitOpError() << "max_distance must be greater than buckets / 2 ("
+                           << Dim / 2 << ")";
+    if (!Ty.getElementType().isInteger(32) || Ty.getRank() != 1 ||
+        Ty.getShape()[0] % 2 != 1)
+      return emitOpError() << "relative buckets must be i32 [2 * max_len - 1], "
+                           << "not " << Ty;
+    return success();
+  }
+  return success();
+}
+
+LogicalResult EmbedTokensOp::verify() {
+  Type Ids = getIds().getType(), Table = getTable().getType();
+  if (rank(Ids) != 2)
+    return emitOpError() << "ids must be [batch, seq], not " << str(shape(Ids));
+  if (rank(Table) != 2)
+    return emitOpError() << "table must be [vocab, d_model], not "
+                         << str(shape(Table));
+  if (failed(verifyActivation(*this, getType(), "result")))
+    return failure();
+  if (width(getType()) != width(Table))
+    return emitOpError() << "result width (" << width(getType())
+                         << ") does not match the table's width ("
+                         << width(Table) << ")";
+  if (bool(getTypes()) != bool(getTypeTable()))
+    return emitOpError() << "token types and their table go together";
+  if (getTypeTable() && (rank(getTypeTable().getType()) != 2 ||
+                         width(getTypeTable().getType()) != width(Table)))
+    return emitOpError() << "type table must be [type_vocab, " << width(Table)
+                         << "], not " << str(shape(getTypeTable().getType()));
+  if (getPositions() && (rank(getPositions().getType()) != 2 ||
+                         width(getPositions().getType()) != width(Table)))
+    return emitOpError() << "positional table must be [max_len, "
+                         << width(Table) << "], not "
+                         << str(shape(getPositions().getType()));
+  return success();
+}
+
+LogicalResult AddPositionsOp::verify() {
+  if (failed(verifyActivation(*this, getInput().getType(), "input")))
+    return failure();
+  Type Table = getTable().getType();
+  if (rank(Table) != 2 || width(Table) != width(getInput().getType()))
+    return emitOpError() << "table must be [max_len, "
+                         << width(getInput().getType()) << "], not "
+                         << str(shape(Table));
+  if (getType() != getInput().getType())
+    return emitOpError() << "result type " << getType()
+                         << " differs from the input's "
+                         << getInput().getType();
+  return success();
+}
+
+LogicalResult LinearOp::verify() {
+  Type In = getInput().getType(), W = getWeight().getType();
+  if (failed(verifyActivation(*this, In, "input")) ||
+      failed(verifyActivation(*this, getType(), "result")))
+    return failure();
+  if (rank(W) != 2)
+    return emitOpError() << "weight must be [out_features, in_features], not "
+                         << str(shape(W));
+  if (width(In) != width(W))
+    return emitOpError() << "input width (" << width(In)
+                         << ") does not match the weight's in_features ("
+                         << width(W) << ")";
+  if (width(getType()) != shape(W)[0])
+    return emitOpError() << "result width (" << width(getType())
+                         << ") does not match the weight's out_features ("
+                         << shape(W)[0] << ")";
+  if (getBias() &&
+      failed(verifyVector(*this, getBias().getType(), shape(W)[0], "bias")))
+    return failure();
+  if (getResidual() && getResidual().getType() != getType())
+    return emitOpError() << "residual type " << getResidual().getType()
+                         << " differs from the result's " << getType();
+  return success();
+}
+
+LogicalResult NormOp::verify() {
+  Type In = getInput().getType();
+  if (failed(verifyActivation(*this, In, "input")))
+    return failure();
+  if (failed(verifyVector(*this, getGamma().getType(), width(In), "gamma")))
+    return failure();
+  if (getBeta()) {
+    if (getKind() == NormKind::rmsnorm)
+      return emitOpError() << "rmsnorm has no beta";
+    if (failed(verifyVector(*this, getBeta().getType(), width(In), "beta")))
+      return failure();
+  }
+  if (!(getEps().convertToFloat() > 0))
+    return emitOpError() << "eps (" << getEps().convertToFloat()
+                         << ") must be greater than 0";
+  if (getType() != In)
+    return emitOpError() << "result type " << getType()
+                         << " differs from the input's " << In;
+  return success();
+}
+
+LogicalResult SliceColumnsOp::verify() {
+  Type In = getInput().getType();
+  if (failed(verifyActivation(*this, In, "input")) ||
+      failed(verifyActivation(*this, getType(), "result")))
+    return failure();
+  int64_t Offset = getOffset(), Size = width(getType());
+  if (Offset < 0 || Offset + Size > width(In))
+    return emitOpError() << "columns [" << Offset << ", " << Offset + Size
+                         << ") are outside the input's " << width(In);
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  Type Q = getQ().getType();
+  if (failed(verifyActivation(*this, Q, "q")))
+    return failure();
+  if (getK().getType() != Q || getV().getType() != Q || getType() != Q)
+    return emitOpError() << "q, k, v and the result must have one type; got "
+                         << Q << ", " << getK().getType() << ", "
+                         << getV().getType() << " -> " << getType();
+  int64_t D = width(Q), Heads = getHeads();
+  if (Heads < 1 || D % Heads != 0)
+    return emitOpError() << "width (" << D << ") is not divisible by heads ("
+                         << Heads << ")";
+  if (rank(getLengths().getType()) != 1)
+    return emitOpError() << "lengths must be [batch]";
+  int64_t DK = D / Heads;
+  auto Tables = getTables();
+  auto expectTables = [&](size_t N, StringRef What) -> LogicalResult {
+    if (Tables.size() != N)
+      return emitOpError() << "positional " << What << " takes " << N
+                           << " tables, not " << Tables.size();
+    return success();
+  };
+  switch (getPositional()) {
+  case AttnPositional::none:
+    return expectTables(0, "none");
+  case AttnPositional::rope: {
+    if (failed(expectTables(2, "rope")))
+      return failure();
+    if (!getRopeStyle())
+      return emitOpError() << "rope needs a rope_style";
+    for (Value T : Tables)
+      if (rank(T.getType()) != 2 || width(T.getType()) != DK / 2)
+        return emitOpError() << "rope tables must be [max_len, " << DK / 2
+                             << "], not " << str(shape(T.getType()));
+    return success();
+  }
+  case AttnPositional::alibi:
+    if (failed(expectTables(1, "alibi")))
+      return failure();
+    return verifyVector(*this, Tables[0].getType(), Heads, "alibi slopes");
+  case AttnPositional::relative: {
+    if (failed(expectTables(2, "relative")))
+      return failure();
+    Type Buckets = Tables[0].getType(), Table = Tables[1].getType();
+    if (rank(Buckets) != 1 ||
+        !cast<RankedTensorType>(Buckets).getElementType().isInteger(32))
+      return emitOpError() << "relative buckets must be i32 [2 * max_len - 1]";
+    if (rank(Table) != 2 || width(Table) != Heads)
+      return emitOpError() << "relative bias table must be [buckets, " << Heads
+                           << "], not " << str(shape(Table));
+    return success();
+  }
+  }
+  return success();
+}
+
+LogicalResult PoolOp::verify() {
+  Type In = getInput().getType();
+  if (failed(verifyActivation(*this, In, "input")))
+    return failure();
+  Type R = getType();
+  if (getMode() == PoolMode::none) {
+    if (R != In)
+      return emitOpError() << "pooling none keeps the input type " << In
+                           << ", not " << R;
+    return success();
+  }
+  if (rank(R) != 2 || width(R) != width(In))
+    return emitOpError() << "pooling " << stringifyPoolMode(getMode())
+                         << " gives [batch, " << width(In) << "], not "
+                         << str(shape(R));
+  return success();
+}

@@ -1,0 +1,187 @@
+//===- HeaderEmitter.cpp - The C header of a compiled .enc file -----------===//
+//
+// Like tfcompile's and Halide's generated headers, the header documents its
+// own signature, the weights it reads, its memory use and its thread-safety,
+// and wraps the C ABI in a header-only C++ class.
+//
+//===----------------------------------------------------------------------===//
+
+#include "enc/Emit/Emitters.h"
+
+#include "enc/Dialect/EncOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace enc;
+
+namespace {
+int64_t intAttr(func::FuncOp F, StringRef Name) {
+  auto A = F->getAttrOfType<IntegerAttr>(Name);
+  return A ? A.getInt() : 0;
+}
+
+std::string shapeString(RankedTensorType T) {
+  std::string S = "[";
+  for (auto [I, D] : llvm::enumerate(T.getShape()))
+    S += (I ? ", " : "") + std::to_string(D);
+  return S + "]";
+}
+
+void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
+  std::string N = F.getName().str();
+  std::string U = llvm::StringRef(N).upper();
+  int64_t D = intAttr(F, "enc.d_model"), MaxLen = intAttr(F, "enc.max_len");
+  int64_t Vocab = intAttr(F, "enc.vocab"), TypeVocab = intAttr(F, "enc.type_vocab");
+  int64_t Arena = intAttr(F, "enc.arena_row_floats");
+  PoolMode Mode = PoolMode::none;
+  F.walk([&](PoolOp P) { Mode = P.getMode(); });
+  bool Pooled = Mode != PoolMode::none;
+
+  std::string Where = "?";
+  if (auto L = dyn_cast<FileLineColLoc>(F.getLoc()))
+    Where = llvm::formatv("{0}:{1}:{2}", L.getFilename().getValue(),
+                          L.getLine(), L.getColumn());
+
+  SmallVector<WeightOp> Weights;
+  int64_t WeightFloats = 0;
+  F.walk([&](WeightOp W) {
+    Weights.push_back(W);
+    WeightFloats += W.getType().getNumElements();
+  });
+
+  OS << "/* ------------------------------------------------------------------\n"
+     << " * encoder " << N << " (" << Where << ")\n"
+     << " *   d_model " << D << ", heads " << intAttr(F, "enc.heads") << ", d_ff "
+     << intAttr(F, "enc.d_ff") << ", blocks " << intAttr(F, "enc.blocks")
+     << ", max_len " << MaxLen << ", pooling " << stringifyPoolMode(Mode) << "\n"
+     << " *\n"
+     << " * Input (enc_input): batch >= 1, 1 <= seq_len <= " << MaxLen << ";\n";
+  if (Vocab > 0)
+    OS << " *   tokens [batch, seq_len] ids in 0.." << Vocab - 1
+       << " (every id is checked, padding included)";
+  else
+    OS << " *   embeddings [batch, seq_len, " << D << "] floats";
+  OS << ";\n";
+  if (TypeVocab > 0)
+    OS << " *   token_types [batch, seq_len] in 0.." << TypeVocab - 1
+       << ", or NULL for type 0;\n";
+  OS << " *   lengths [batch] in 0..seq_len, or NULL when every sequence is full.\n"
+     << " * Output: " << (Pooled ? "[batch, " : "[batch, seq_len, ") << D
+     << "] floats" << (Pooled ? "" : ", rows i >= lengths[b] set to 0") << ".\n"
+     << " *\n"
+     << " * Memory: the loaded model holds its " << Weights.size()
+     << " weight tensors as fp32 (" << WeightFloats * 4
+     << " bytes before packing; GEMM weights are packed once at load).\n"
+     << " * Each calling thread keeps a workspace of " << N
+     << "_workspace_bytes(batch, seq_len)\n"
+     << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
+     << "reused, plus the attention\n"
+     << " * kernel's per-thread scratch of one head's scores.\n"
+     << " * Thread safety: " << N << "_forward may run concurrently on one model "
+     << "from several\n"
+     << " * threads. " << N << "_load and " << N << "_free must not overlap other "
+     << "calls on the same model.\n"
+     << " * Errors: every function returns an enc_status; enc_last_error() "
+     << "describes the\n"
+     << " * last failure on the calling thread. Bad input writes nothing.\n"
+     << " *\n"
+     << " * Weights (safetensors; F32, F16 or BF16):\n";
+  for (WeightOp W : Weights)
+    OS << " *   " << W.getName() << " " << shapeString(W.getType())
+       << (W.getName() == "embed.positions" ? " (or more rows)" : "") << "\n";
+  OS << " * ------------------------------------------------------------------ */\n"
+     << "typedef struct " << N << " " << N << ";\n"
+     << "enc_status " << N << "_load(const char *weights_path, " << N
+     << " **out);\n"
+     << "enc_status " << N << "_forward(" << N
+     << " *model, const enc_input *in, float *out);\n"
+     << "void " << N << "_free(" << N << " *model);\n"
+     << "int64_t " << N << "_workspace_bytes(int32_t batch, int32_t seq_len);\n"
+     << "#define " << U << "_D_MODEL " << D << "\n"
+     << "#define " << U << "_MAX_LEN " << MaxLen << "\n"
+     << "#define " << U << "_VOCAB " << Vocab << "\n"
+     << "#define " << U << "_TYPE_VOCAB " << TypeVocab << "\n"
+     << "#define " << U << "_HEADS " << intAttr(F, "enc.heads") << "\n"
+     << "#define " << U << "_BLOCKS " << intAttr(F, "enc.blocks") << "\n"
+     << "#define " << U << "_D_FF " << intAttr(F, "enc.d_ff") << "\n"
+     << "#define " << U << "_POOLED " << (Pooled ? 1 : 0) << "\n\n";
+}
+
+void emitWrapper(func::FuncOp F, llvm::raw_ostream &OS) {
+  std::string N = F.getName().str();
+  bool Pooled = false;
+  F.walk([&](PoolOp P) { Pooled = P.getMode() != PoolMode::none; });
+  std::string Size = Pooled ? "size_t(batch) * " + llvm::StringRef(N).upper() + "_D_MODEL"
+                            : "size_t(batch) * size_t(seq_len) * " +
+                                  llvm::StringRef(N).upper() + "_D_MODEL";
+  OS << "/* RAII wrapper: throws enc::Error (a std::runtime_error with the status). */\n"
+     << "class " << N << " {\n"
+     << " public:\n"
+     << "  explicit " << N << "(const char *weights_path) {\n"
+     << "    ::enc::check(::" << N << "_load(weights_path, &model_));\n"
+     << "  }\n"
+     << "  ~" << N << "() { ::" << N << "_free(model_); }\n"
+     << "  " << N << "(const " << N << " &) = delete;\n"
+     << "  " << N << " &operator=(const " << N << " &) = delete;\n"
+     << "  " << N << "(" << N << " &&other) noexcept : model_(other.model_) { other.model_ = nullptr; }\n"
+     << "  " << N << " &operator=(" << N << " &&other) noexcept {\n"
+     << "    std::swap(model_, other.model_);\n"
+     << "    return *this;\n"
+     << "  }\n"
+     << "  /* Floats forward() writes for a batch of this shape. */\n"
+     << "  static size_t output_size(int32_t batch, int32_t seq_len) {\n"
+     << "    (void)seq_len;\n"
+     << "    return " << Size << ";\n"
+     << "  }\n"
+     << "  void forward(const enc_input &in, float *out) const {\n"
+     << "    ::enc::check(::" << N << "_forward(model_, &in, out));\n"
+     << "  }\n"
+     << "  std::vector<float> forward(const enc_input &in) const {\n"
+     << "    std::vector<float> out(output_size(in.batch, in.seq_len));\n"
+     << "    forward(in, out.data());\n"
+     << "    return out;\n"
+     << "  }\n"
+     << "  ::" << N << " *get() const { return model_; }\n\n"
+     << " private:\n"
+     << "  ::" << N << " *model_ = nullptr;\n"
+     << "};\n\n";
+}
+} // namespace
+
+std::string enc::emitHeader(ModuleOp Planned, llvm::StringRef HeaderName,
+                            llvm::StringRef SourceName) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  std::string Guard = "ENC_GENERATED_";
+  for (char C : llvm::sys::path::filename(HeaderName))
+    Guard += llvm::isAlnum(C) ? llvm::toUpper(C) : '_';
+  SmallVector<func::FuncOp> Funcs;
+  for (auto F : Planned.getOps<func::FuncOp>())
+    if (F->hasAttr("enc.d_model"))
+      Funcs.push_back(F);
+
+  OS << "/* " << llvm::sys::path::filename(HeaderName) << ": generated by encc "
+     << "from " << SourceName << ". Do not edit.\n"
+     << " *\n"
+     << " * Link the object encc wrote beside this header and the encc runtime\n"
+     << " * (enc_add_model() in CMake does both). Spec section 7 defines the ABI. */\n"
+     << "#ifndef " << Guard << "\n#define " << Guard << "\n\n"
+     << "#include <stddef.h>\n#include <stdint.h>\n\n"
+     << "#include <enc/runtime.h>\n\n"
+     << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
+  for (func::FuncOp F : Funcs)
+    emitEncoder(F, OS);
+  OS << "#ifdef __cplusplus\n}  /* extern \"C\" */\n\n"
+     << "#include <utility>\n#include <vector>\n\n"
+     << "#include <enc/runtime.hpp>\n\n"
+     << "namespace enc {\nnamespace models {\n\n";
+  for (func::FuncOp F : Funcs)
+    emitWrapper(F, OS);
+  OS << "}  // namespace models\n}  // namespace enc\n"
+     << "#endif  /* __cplusplus */\n\n#endif  /* " << Guard << " */\n";
+  return Text;
+}

@@ -1,0 +1,286 @@
+//===- SpecToMLIR.cpp - ModelSpec -> enc dialect --------------------------===//
+//
+// Builds, per encoder, the graph of spec section 5 as written: separate Q, K
+// and V projections, activations and residual adds as their own ops. The
+// passes fuse them; -O0 lowers this form directly.
+//
+// Function arguments carry `enc.input` naming the enc_input field they read
+// (embeddings, tokens, token_types, lengths); the function carries the
+// compile-time facts the header and the input checks need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "enc/Import/SpecToMLIR.h"
+
+#include "enc/Dialect/EncOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace enc;
+
+namespace {
+
+class Importer {
+public:
+  Importer(MLIRContext &Context, const ModelSpec &Spec)
+      : Ctx(Context), Spec(Spec), B(&Context) {}
+
+  func::FuncOp build(ModuleOp Module);
+
+private:
+  /// The location of setting `Key` in the .enc file, optionally named after
+  /// the block it is in ("blocks.3").
+  Location loc(llvm::StringRef Key, llvm::StringRef Scope = "") {
+    const SettingOrigin &O = Spec.origin(Key);
+    Location L = FileLineColLoc::get(&Ctx, Spec.File, O.Loc.Line, O.Loc.Col);
+    if (!Scope.empty())
+      L = NameLoc::get(StringAttr::get(&Ctx, Scope), L);
+    return L;
+  }
+  RankedTensorType activation(int64_t Width) {
+    return RankedTensorType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic, Width}, B.getF32Type());
+  }
+  Value weight(llvm::StringRef Name, ArrayRef<int64_t> Shape, Location L);
+  Value norm(Value X, llvm::StringRef Prefix, Location L);
+  Value linear(Value X, llvm::StringRef Prefix, int64_t Out, int64_t In,
+               Location L);
+  Value attention(Value X, const std::string &Block, ArrayRef<Value> Tables);
+  Value ffn(Value X, const std::string &Block);
+
+  MLIRContext &Ctx;
+  const ModelSpec &Spec;
+  OpBuilder B;
+  Value Lengths;
+  llvm::StringMap<Value> Weights; // one enc.weight per tensor name
+};
+
+Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
+                       Location L) {
+  auto It = Weights.find(Name);
+  if (It != Weights.end())
+    return It->second;
+  auto Ty = RankedTensorType::get(Shape, B.getF32Type());
+  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(Name));
+  Weights[Name] = W;
+  return W;
+}
+
+Value Importer::norm(Value X, llvm::StringRef Prefix, Location L) {
+  int64_t D = Spec.DModel;
+  bool Layer = Spec.NormKind == NormType::LayerNorm;
+  Value Gamma = weight((Prefix + ".weight").str(), {D}, L);
+  Value Beta = Layer ? weight((Prefix + ".bias").str(), {D}, L) : Value();
+  auto Kind = NormKindAttr::get(&Ctx, Layer ? NormKind::layernorm
+                                            : NormKind::rmsnorm);
+  return B.create<NormOp>(L, X.getType(), Kind, X, Gamma, Beta,
+                          B.getF32FloatAttr(static_cast<float>(Spec.Eps)));
+}
+
+Value Importer::linear(Value X, llvm::StringRef Prefix, int64_t Out,
+                       int64_t In, Location L) {
+  Value W = weight((Prefix + ".weight").str(), {Out, In}, L);
+  Value Bias = Spec.Bias ? weight((Prefix + ".bias").str(), {Out}, L) : Value();
+  return B.create<LinearOp>(L, activation(Out), X, W, Bias, Value(),
+                            ActivationKindAttr::get(&Ctx, ActivationKind::none));
+}
+
+Value Importer::attention(Value X, const std::string &Block,
+                          ArrayRef<Value> Tables) {
+  int64_t D = Spec.DModel;
+  Location L = loc("heads", Block);
+  std::string P = Block + ".attn.";
+  Value Q = linear(X, P + "q", D, D, L);
+  Value K = linear(X, P + "k", D, D, L);
+  Value V = linear(X, P + "v", D, D, L);
+  AttnPositional Kind = AttnPositional::none;
+  RopePairingAttr Style;
+  switch (Spec.Positional) {
+  case PositionalKind::Rope:
+    Kind = AttnPositional::rope;
+    Style = RopePairingAttr::get(&Ctx, Spec.Rope == enc::RopeStyle::Halves
+                                           ? RopePairing::halves
+                                           : RopePairing::interleaved);
+    break;
+  case PositionalKind::Alibi:
+    Kind = AttnPositional::alibi;
+    break;
+  case PositionalKind::Relative:
+    Kind = AttnPositional::relative;
+    break;
+  default:
+    break;
+  }
+  Location AL = Kind == AttnPositional::none ? L : loc("positional", Block);
+  float Scale = static_cast<float>(1.0 / std::sqrt(double(Spec.DK)));
+  Value A = B.create<AttentionOp>(
+      AL, activation(D), Q, K, V, Lengths, Tables, B.getI64IntegerAttr(Spec.Heads),
+      B.getF32FloatAttr(Scale), AttnPositionalAttr::get(&Ctx, Kind), Style);
+  return linear(A, P + "o", D, D, L);
+}
+
+Value Importer::ffn(Value X, const std::string &Block) {
+  int64_t D = Spec.DModel, F = Spec.DFF;
+  Location L = loc("d_ff", Block);
+  Value Up = linear(X, Block + ".ffn.up", F, D, L);
+  ActivationKind Act = Spec.Act == Activation::Relu   ? ActivationKind::relu
+                       : Spec.Act == Activation::Gelu ? ActivationKind::gelu
+                                                      : ActivationKind::gelu_tanh;
+  Value H = B.create<ActivationOp>(loc("activation", Block),
+                                   ActivationKindAttr::get(&Ctx, Act), Up);
+  return linear(H, Block + ".ffn.down", D, F, L);
+}
+
+func::FuncOp Importer::build(ModuleOp Module) {
+  int64_t D = Spec.DModel, MaxLen = Spec.MaxLen;
+  Location FuncLoc = FileLineColLoc::get(&Ctx, Spec.File, Spec.Loc.Line,
+                                         Spec.Loc.Col);
+  auto I32 = B.getI32Type();
+  auto Dyn = ShapedType::kDynamic;
+  auto IdsTy = RankedTensorType::get({Dyn, Dyn}, I32);
+  auto LenTy = RankedTensorType::get({Dyn}, I32);
+
+  SmallVector<Type> Inputs;
+  SmallVector<StringRef> Fields;
+  if (Spec.Vocab > 0) {
+    Inputs.push_back(IdsTy);
+    Fields.push_back("tokens");
+    if (Spec.TypeVocab > 0) {
+      Inputs.push_back(IdsTy);
+      Fields.push_back("token_types");
+    }
+  } else {
+    Inputs.push_back(activation(D));
+    Fields.push_back("embeddings");
+  }
+  Inputs.push_back(LenTy);
+  Fields.push_back("lengths");
+  Type Result = Spec.Pool == Pooling::None
+                    ? Type(activation(D))
+                    : Type(RankedTensorType::get({Dyn, D}, B.getF32Type()));
+
+  B.setInsertionPointToEnd(Module.getBody());
+  auto Func = B.create<func::FuncOp>(FuncLoc, Spec.Name,
+                                     B.getFunctionType(Inputs, Result));
+  for (auto [I, Field] : llvm::enumerate(Fields))
+    Func.setArgAttr(I, "enc.input", B.getStringAttr(Field));
+  Func->setAttr("enc.d_model", B.getI64IntegerAttr(D));
+  Func->setAttr("enc.max_len", B.getI64IntegerAttr(MaxLen));
+  Func->setAttr("enc.vocab", B.getI64IntegerAttr(Spec.Vocab));
+  Func->setAttr("enc.type_vocab", B.getI64IntegerAttr(Spec.TypeVocab));
+  Func->setAttr("enc.blocks", B.getI64IntegerAttr(Spec.Blocks));
+  Func->setAttr("enc.heads", B.getI64IntegerAttr(Spec.Heads));
+  Func->setAttr("enc.d_ff", B.getI64IntegerAttr(Spec.DFF));
+  Block *Entry = Func.addEntryBlock();
+  B.setInsertionPointToStart(Entry);
+  Lengths = Entry->getArguments().back();
+
+  // Embedding: token gather (or the input embeddings), then positions. The
+  // table comes first so that the fusion may fold it into the gather.
+  Location PL = loc("positional");
+  Value PE;
+  if (Spec.Positional == PositionalKind::Sinusoidal)
+    PE = B.create<PositionalTableOp>(
+        PL, RankedTensorType::get({MaxLen, D}, B.getF32Type()),
+        TableKindAttr::get(&Ctx, TableKind::sinusoidal), B.getI64IntegerAttr(D),
+        FloatAttr(), IntegerAttr());
+  else if (Spec.Positional == PositionalKind::Learned)
+    PE = weight("embed.positions", {MaxLen, D}, PL);
+  Value X;
+  if (Spec.Vocab > 0) {
+    Value Tok = weight("embed.tokens", {Spec.Vocab, D}, loc("vocab"));
+    Value Types, TypeTable;
+    if (Spec.TypeVocab > 0) {
+      Types = Entry->getArgument(1);
+      TypeTable = weight("embed.types", {Spec.TypeVocab, D}, loc("type_vocab"));
+    }
+    X = B.create<EmbedTokensOp>(
+        loc("embed_scale"), activation(D), Entry->getArgument(0), Tok, Types,
+        TypeTable, Value(),
+        B.getF32FloatAttr(static_cast<float>(Spec.EmbedScale)));
+  } else {
+    X = Entry->getArgument(0);
+  }
+  if (PE)
+    X = B.create<AddPositionsOp>(PL, X.getType(), X, PE);
+  if (Spec.EmbedNorm)
+    X = norm(X, "embed.norm", loc("embed_norm"));
+
+  // Tables shared by every block's attention.
+  SmallVector<Value> Tables;
+  int64_t Half = Spec.DK / 2;
+  switch (Spec.Positional) {
+  case PositionalKind::Rope:
+    for (TableKind K : {TableKind::rope_cos, TableKind::rope_sin})
+      Tables.push_back(B.create<PositionalTableOp>(
+          PL, RankedTensorType::get({MaxLen, Half}, B.getF32Type()),
+          TableKindAttr::get(&Ctx, K), B.getI64IntegerAttr(Spec.DK),
+          B.getF64FloatAttr(Spec.RopeBase), IntegerAttr()));
+    break;
+  case PositionalKind::Alibi:
+    Tables.push_back(B.create<PositionalTableOp>(
+        PL, RankedTensorType::get({Spec.Heads}, B.getF32Type()),
+        TableKindAttr::get(&Ctx, TableKind::alibi_slopes),
+        B.getI64IntegerAttr(Spec.Heads), FloatAttr(), IntegerAttr()));
+    break;
+  case PositionalKind::Relative:
+    Tables.push_back(B.create<PositionalTableOp>(
+        PL, RankedTensorType::get({2 * MaxLen - 1}, I32),
+        TableKindAttr::get(&Ctx, TableKind::relative_buckets),
+        B.getI64IntegerAttr(Spec.RelBuckets), FloatAttr(),
+        B.getI64IntegerAttr(Spec.RelMaxDistance)));
+    Tables.push_back(weight("relative.bias", {Spec.RelBuckets, Spec.Heads}, PL));
+    break;
+  default:
+    break;
+  }
+
+  // Blocks.
+  for (int64_t N = 0; N < Spec.Blocks; ++N) {
+    std::string Block = "blocks." + std::to_string(N);
+    Location NL = loc("norm", Block);
+    if (Spec.Norm == NormLayout::Post) {
+      Value A = attention(X, Block, Tables);
+      Value H = norm(B.create<AddOp>(NL, X, A), Block + ".norm1", NL);
+      Value F = ffn(H, Block);
+      X = norm(B.create<AddOp>(NL, H, F), Block + ".norm2", NL);
+    } else {
+      Value A = attention(norm(X, Block + ".norm1", NL), Block, Tables);
+      Value H = B.create<AddOp>(NL, X, A);
+      Value F = ffn(norm(H, Block + ".norm2", NL), Block);
+      X = B.create<AddOp>(NL, H, F);
+    }
+  }
+  if (Spec.FinalNorm)
+    X = norm(X, "final_norm", loc("final_norm"));
+
+  PoolMode Mode = Spec.Pool == Pooling::None  ? PoolMode::none
+                  : Spec.Pool == Pooling::Cls ? PoolMode::cls
+                                              : PoolMode::mean;
+  Value Out = B.create<PoolOp>(loc("pooling"), Result,
+                               PoolModeAttr::get(&Ctx, Mode), X, Lengths);
+  B.create<func::ReturnOp>(loc("pooling"), Out);
+  return Func;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> enc::importSpecs(MLIRContext &Context,
+                                       ArrayRef<ModelSpec> Specs) {
+  Context.loadDialect<EncDialect, func::FuncDialect>();
+  Location L = Specs.empty()
+                   ? UnknownLoc::get(&Context)
+                   : Location(FileLineColLoc::get(&Context, Specs[0].File, 1, 1));
+  OwningOpRef<ModuleOp> Module = ModuleOp::create(L);
+  for (const ModelSpec &Spec : Specs)
+    Importer(Context, Spec).build(*Module);
+  if (failed(verify(*Module)))
+    return nullptr;
+  return Module;
+}

@@ -1,0 +1,19 @@
+//===- Pipelines.cpp - The pass pipelines encc runs -----------------------===//
+
+#include "enc/Transforms/Passes.h"
+
+using namespace mlir;
+
+void enc::buildOptimizationPipeline(OpPassManager &PM, bool Fuse) {
+  PM.addPass(createEncFoldPositional());
+  OpPassManager &Funcs = PM.nest<func::FuncOp>();
+  if (Fuse) {
+    Funcs.addPass(createEncFuseProjections());
+    Funcs.addPass(createEncFuseEpilogues());
+  }
+  Funcs.addPass(createEncPlanBuffers());
+}
+
+void enc::buildLoweringPipeline(OpPassManager &PM) {
+  PM.addPass(createEncLowerToRuntime());
+}
