@@ -4,11 +4,12 @@
 //
 // Blocking, in BLIS terms with X as the broadcast operand: the micro-kernel
 // keeps a kMr x (kVecs vectors) tile of Y in registers; per step k it loads
-// kVecs vectors of a W panel row and broadcasts kMr elements of X. The
-// kMr x kc slice of X stays in L1 while it sweeps the W panels of a chunk;
-// the kc x (chunk of panels) slice of W stays in L2 while every row tile of
-// the block sweeps it. K is split into blocks of ~kKc; Y holds the partial
-// sums between K blocks, and the epilogue runs in registers after the last.
+// kVecs vectors of a W panel row (prefetched ahead) and broadcasts kMr
+// elements of X. The kMr x kc slice of X stays in L1 while it sweeps the W
+// panels of a chunk; the kc x (chunk of panels) slice of W stays in L2 while
+// every row tile of an M block sweeps it. K is split into blocks of ~kKc; Y
+// holds the partial sums between K blocks (in L2), and the epilogue runs in
+// registers after the last one.
 
 #if defined(ENC_KERNELS_GEMM_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_GEMM_INL_H_
@@ -22,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <cstdlib>
 #include <utility>
 
 #include <hwy/cache_control.h>
@@ -53,8 +53,9 @@ constexpr size_t kTileCols = kVecs * kLanes;
 constexpr size_t kSubTiles = static_cast<size_t>(kGemmPanel) / kTileCols;
 static_assert(kSubTiles * kTileCols == static_cast<size_t>(kGemmPanel),
               "a panel must hold whole tiles");
-// Rows per tile: accumulators + kVecs panel vectors + 1 broadcast fit the
-// register file.
+// Rows per tile, so that the accumulators, kVecs panel vectors and 1 broadcast
+// fit the register file: 8 x 3 on AVX-512: 24 accumulators + 3 panel vectors + 1 broadcast of 32
+// registers (9 x 3 and 12 x 2 with 32-column panels measured the same).
 constexpr size_t kMr = kRegisters == 32 ? (kVecs == 3 ? 8 : 12)
                                        : (kVecs == 3 ? 4 : 6);
 // K block (the X slice kMr x kKc in L1) and the L2 budget of a W chunk.
@@ -65,22 +66,6 @@ constexpr int64_t kChunkBytes = 384 * 1024;
 constexpr int64_t kPrefetchRows = 24;
 // Rows of X per M block (the X slice kMc x kc in L2).
 constexpr int64_t kMc = 128;
-
-#ifdef ENC_GEMM_TUNE  // development only: blocking from the environment
-inline int64_t TuneEnv(const char* name, int64_t def) {
-  const char* v = getenv(name);
-  return v ? atoll(v) : def;
-}
-inline int64_t TuneKc() { static int64_t v = TuneEnv("KC", kKc); return v; }
-inline int64_t TuneChunk() { static int64_t v = TuneEnv("CHUNK", kChunkBytes); return v; }
-inline int64_t TuneMc() { static int64_t v = TuneEnv("MC", kMc); return v; }
-inline int64_t TunePf() { static int64_t v = TuneEnv("PF", kPrefetchRows); return v; }
-#else
-constexpr int64_t TuneKc() { return kKc; }
-constexpr int64_t TuneChunk() { return kChunkBytes; }
-constexpr int64_t TuneMc() { return kMc; }
-constexpr int64_t TunePf() { return kPrefetchRows; }
-#endif
 
 // One micro-kernel call.
 struct TileIo {
@@ -141,13 +126,11 @@ HWY_NOINLINE void Tile(const TileIo& t) {
   const float* HWY_RESTRICT x = t.x;
   const float* HWY_RESTRICT b = t.b;
   const int64_t ldx = t.ldx;
-  const int64_t pf = TunePf();
   for (int64_t k = 0; k < t.kc; ++k) {
-    if (pf) {
-      const float* q = b + (k + pf) * kGemmPanel;
-      hwy::Prefetch(q);
-      hwy::Prefetch(q + 16);
-      hwy::Prefetch(q + 32);
+    // The panel row kPrefetchRows steps ahead (past the end is harmless).
+    const float* ahead = b + (k + kPrefetchRows) * kGemmPanel;
+    for (int64_t line = 0; line < kGemmPanel; line += 16) {
+      hwy::Prefetch(ahead + line);
     }
     V bv[kVecs];
     for (size_t v = 0; v < kVecs; ++v) {
@@ -210,96 +193,98 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
   HWY_ALIGN float tmp_bias[kGemmPanel];
 
   const int64_t k = a.k;
-  const int64_t k_blocks = (k + TuneKc() - 1) / TuneKc();
+  const int64_t k_blocks = (k + kKc - 1) / kKc;
   const int64_t kc_len = (k + k_blocks - 1) / k_blocks;
   const int64_t chunk =
-      std::max<int64_t>(1, TuneChunk() / (kc_len * kGemmPanel * 4));
-  const int64_t mc_len = TuneMc();
+      std::max<int64_t>(1, kChunkBytes / (kc_len * kGemmPanel * 4));
   const bool act_none = kAct == ENC_ACT_NONE;
 
-  for (int64_t mc0 = m0; mc0 < m1; mc0 += mc_len) {
-   const int64_t mc1 = std::min(m1, mc0 + mc_len);
-   for (int64_t pc0 = p0; pc0 < p1; pc0 += chunk) {
-    const int64_t pc1 = std::min(p1, pc0 + chunk);
-    for (int64_t k0 = 0; k0 < k; k0 += kc_len) {
-      const int64_t kc = std::min(kc_len, k - k0);
-      const bool first = k0 == 0;
-      const bool last = k0 + kc == k;
-      for (int64_t m = mc0; m < mc1; m += kMr) {
-        const int64_t rows = std::min<int64_t>(kMr, mc1 - m);
-        const TileFn tile = kTiles[rows - 1];
-        for (int64_t p = pc0; p < pc1; ++p) {
-          const int64_t col0 = p * kGemmPanel;
-          const int64_t cols = std::min(kGemmPanel, a.n - col0);
-          const bool partial = cols < kGemmPanel;
-          const float* bias = a.bias ? a.bias + col0 : nullptr;
-          const float* res =
-              a.residual ? a.residual + m * a.ldr + col0 : nullptr;
-          int64_t ldr = a.ldr;
-          float* c = a.y + m * a.ldy + col0;
-          int64_t ldc = a.ldy;
-          if (partial) {  // run the tile on zero-padded copies
-            if (!first) {
+  // M block > panel chunk > K block > row tile > panel: the Y block of a chunk
+  // stays in L2 across K blocks, its W slice in L2 across row tiles, the X
+  // slice of a row tile in L1 across panels.
+  for (int64_t mc0 = m0; mc0 < m1; mc0 += kMc) {
+    const int64_t mc1 = std::min(m1, mc0 + kMc);
+    for (int64_t pc0 = p0; pc0 < p1; pc0 += chunk) {
+      const int64_t pc1 = std::min(p1, pc0 + chunk);
+      for (int64_t k0 = 0; k0 < k; k0 += kc_len) {
+        const int64_t kc = std::min(kc_len, k - k0);
+        const bool first = k0 == 0;
+        const bool last = k0 + kc == k;
+        for (int64_t m = mc0; m < mc1; m += kMr) {
+          const int64_t rows = std::min<int64_t>(kMr, mc1 - m);
+          const TileFn tile = kTiles[rows - 1];
+          for (int64_t p = pc0; p < pc1; ++p) {
+            const int64_t col0 = p * kGemmPanel;
+            const int64_t cols = std::min(kGemmPanel, a.n - col0);
+            const bool partial = cols < kGemmPanel;
+            const float* bias = a.bias ? a.bias + col0 : nullptr;
+            const float* res =
+                a.residual ? a.residual + m * a.ldr + col0 : nullptr;
+            int64_t ldr = a.ldr;
+            float* c = a.y + m * a.ldy + col0;
+            int64_t ldc = a.ldy;
+            if (partial) {  // run the tile on zero-padded copies
+              if (!first) {
+                for (int64_t r = 0; r < rows; ++r) {
+                  std::memcpy(tmp_c + r * kGemmPanel, c + r * ldc,
+                              cols * sizeof(float));
+                }
+              }
+              if (bias) {
+                std::memset(tmp_bias, 0, sizeof(tmp_bias));
+                std::memcpy(tmp_bias, bias, cols * sizeof(float));
+                bias = tmp_bias;
+              }
+              if (res && (last || (first && act_none))) {
+                std::memset(tmp_res, 0, sizeof(tmp_res));
+                for (int64_t r = 0; r < rows; ++r) {
+                  std::memcpy(tmp_res + r * kGemmPanel, res + r * ldr,
+                              cols * sizeof(float));
+                }
+                res = tmp_res;
+                ldr = kGemmPanel;
+              }
+              c = tmp_c;
+              ldc = kGemmPanel;
+            }
+            TileIo t;
+            t.x = a.x + m * a.ldx + k0;
+            t.ldx = a.ldx;
+            t.b = a.w + p * k * kGemmPanel + k0 * kGemmPanel;
+            t.kc = kc;
+            t.c = c;
+            t.ldc = ldc;
+            t.accumulate = !first;
+            // ACT_NONE folds bias and residual into the initial accumulators
+            // (so that residual may alias y); otherwise the epilogue adds them.
+            t.init_bias = first && act_none ? bias : nullptr;
+            t.init_res = first && act_none ? res : nullptr;
+            t.ldr = ldr;
+            t.last = last;
+            t.bias = act_none ? nullptr : bias;
+            t.res = act_none ? nullptr : res;
+            for (size_t s = 0; s < kSubTiles; ++s) {
+              const size_t off = s * kTileCols;
+              TileIo ts = t;
+              ts.b += off;
+              ts.c += off;
+              if (ts.init_bias) ts.init_bias += off;
+              if (ts.init_res) ts.init_res += off;
+              if (ts.bias) ts.bias += off;
+              if (ts.res) ts.res += off;
+              tile(ts);
+            }
+            if (partial) {
+              float* yt = a.y + m * a.ldy + col0;
               for (int64_t r = 0; r < rows; ++r) {
-                std::memcpy(tmp_c + r * kGemmPanel, c + r * ldc,
+                std::memcpy(yt + r * a.ldy, tmp_c + r * kGemmPanel,
                             cols * sizeof(float));
               }
-            }
-            if (bias) {
-              std::memset(tmp_bias, 0, sizeof(tmp_bias));
-              std::memcpy(tmp_bias, bias, cols * sizeof(float));
-              bias = tmp_bias;
-            }
-            if (res && (last || (first && act_none))) {
-              std::memset(tmp_res, 0, sizeof(tmp_res));
-              for (int64_t r = 0; r < rows; ++r) {
-                std::memcpy(tmp_res + r * kGemmPanel, res + r * ldr,
-                            cols * sizeof(float));
-              }
-              res = tmp_res;
-              ldr = kGemmPanel;
-            }
-            c = tmp_c;
-            ldc = kGemmPanel;
-          }
-          TileIo t;
-          t.x = a.x + m * a.ldx + k0;
-          t.ldx = a.ldx;
-          t.b = a.w + p * k * kGemmPanel + k0 * kGemmPanel;
-          t.kc = kc;
-          t.c = c;
-          t.ldc = ldc;
-          t.accumulate = !first;
-          // ACT_NONE folds bias and residual into the initial accumulators
-          // (so that residual may alias y); otherwise the epilogue adds them.
-          t.init_bias = first && act_none ? bias : nullptr;
-          t.init_res = first && act_none ? res : nullptr;
-          t.ldr = ldr;
-          t.last = last;
-          t.bias = act_none ? nullptr : bias;
-          t.res = act_none ? nullptr : res;
-          for (size_t s = 0; s < kSubTiles; ++s) {
-            const size_t off = s * kTileCols;
-            TileIo ts = t;
-            ts.b += off;
-            ts.c += off;
-            if (ts.init_bias) ts.init_bias += off;
-            if (ts.init_res) ts.init_res += off;
-            if (ts.bias) ts.bias += off;
-            if (ts.res) ts.res += off;
-            tile(ts);
-          }
-          if (partial) {
-            float* yt = a.y + m * a.ldy + col0;
-            for (int64_t r = 0; r < rows; ++r) {
-              std::memcpy(yt + r * a.ldy, tmp_c + r * kGemmPanel,
-                          cols * sizeof(float));
             }
           }
         }
       }
     }
-   }
   }
 }
 
