@@ -54,7 +54,8 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
 
-constexpr size_t kRows = 4;  // query rows per block
+constexpr size_t kRows = 4;            // query rows per block
+constexpr size_t kTransposeRows = 16;  // K rows per transposition step
 
 HWY_INLINE size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -194,13 +195,17 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   float* out = a.out + row0 * a.ld_out + col;
 
   if (L > 0) {
-    const size_t Lp = RoundUp(L, 2 * N);
+    size_t Lp = RoundUp(L, 2 * N);
+    // A row stride of a multiple of 512 bytes maps the rows of Kt to few L1
+    // sets; a little padding spreads them (the extra columns score -inf).
+    if (Lp % 128 == 0) Lp += 2 * N;
     const size_t dkp = RoundUp(dk, N);
     const bool rel = p.rel_bucket != nullptr;
     const size_t rel_len = rel ? 3 * Lp : 0;
-    const size_t kt_size = dk * Lp, vs_size = L * dkp;
+    const size_t kt_size = dk * Lp, vs_size = L * dkp, t_size = kTransposeRows * dkp;
     const size_t q_size = kRows * dkp, s_size = kRows * Lp, o_size = kRows * dkp;
-    float* buf = Scratch(kt_size + vs_size + q_size + s_size + o_size + rel_len);
+    float* buf =
+        Scratch(kt_size + vs_size + q_size + s_size + o_size + t_size + rel_len);
     if (buf == nullptr) {
       a.out_of_memory.store(true);
       return;
@@ -210,13 +215,24 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
     float* Q = Vs + vs_size;
     float* Sc = Q + q_size;
     float* O = Sc + s_size;
-    float* Rel = O + o_size;
+    float* T = O + o_size;
+    float* Rel = T + t_size;
 
     const float* kbase = a.k + row0 * a.ld_in + col;
     const float* vbase = a.v + row0 * a.ld_in + col;
     const float* qbase = a.q + row0 * a.ld_in + col;
-    for (size_t j = 0; j < L; ++j) {
-      RotateRow(p, kbase + j * a.ld_in, 1.0f, static_cast<int64_t>(j), Kt + j, Lp);
+    // Kt = rope(K)^T, a few rows at a time through T so that the stores
+    // into Kt are runs of consecutive floats rather than single strided ones.
+    for (size_t j0 = 0; j0 < L; j0 += kTransposeRows) {
+      const size_t nb = std::min(kTransposeRows, L - j0);
+      for (size_t jj = 0; jj < nb; ++jj) {
+        RotateRow(p, kbase + (j0 + jj) * a.ld_in, 1.0f,
+                  static_cast<int64_t>(j0 + jj), T + jj * dkp, 1);
+      }
+      for (size_t c = 0; c < dk; ++c) {
+        float* dst = Kt + c * Lp + j0;
+        for (size_t jj = 0; jj < nb; ++jj) dst[jj] = T[jj * dkp + c];
+      }
     }
     for (size_t c = 0; c < dk; ++c) {
       std::fill(Kt + c * Lp + L, Kt + (c + 1) * Lp, 0.0f);
