@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include "kernels/attention-inl.h"  // ExpNonPositive, at the static target
+
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -211,6 +214,35 @@ TEST(Attention, MatchesReferenceAcrossShapesRopeAndBias) {
       RunCase(c, rng);
     }
   }
+}
+
+TEST(Attention, SoftmaxExpIsAccurate) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  std::vector<float> xs;
+  for (int i = 0; i <= 2000000; ++i) xs.push_back(-87.3f * i / 2000000.0f);
+  for (float x : {0.0f, -0.0f, -1e-30f, -1e-7f, -0.3465f, -0.3466f, -87.29f}) xs.push_back(x);
+  for (float x : {-87.4f, -100.0f, -1e30f, -INFINITY}) xs.push_back(x);
+  while (xs.size() % N) xs.push_back(0.0f);
+  std::vector<float> ys(xs.size());
+  for (size_t i = 0; i < xs.size(); i += N) {
+    hn::StoreU(enc::HWY_NAMESPACE::ExpNonPositive(d, hn::LoadU(d, &xs[i])), d, &ys[i]);
+  }
+  double worst = 0;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double want = std::exp(static_cast<double>(xs[i]));
+    if (xs[i] < -87.3f) {
+      ASSERT_EQ(0.0f, ys[i]) << xs[i];
+      continue;
+    }
+    const double rel = std::abs(ys[i] - want) / want;
+    worst = std::max(worst, rel);
+    ASSERT_LE(rel, 3e-7) << "exp(" << xs[i] << ") = " << ys[i] << ", want " << want;
+  }
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", worst);
+  RecordProperty("worst_relative_error", text);
 }
 
 TEST(Attention, LargeScoresStayFinite) {
