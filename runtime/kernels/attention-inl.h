@@ -43,7 +43,6 @@ struct AttentionArgs {
 #include <limits>
 
 #include "hwy/aligned_allocator.h"
-#include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
