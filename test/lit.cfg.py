@@ -17,5 +17,20 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.encc_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%python", config.python_executable))
+llvm_config.add_tool_substitutions(["encc", "encc-opt"], [config.encc_tools_dir])
 # Colour would put escape codes into what FileCheck reads.
 config.environment["TERM"] = "dumb"
+
+# The end-to-end tests compile models with encc and link them with the
+# runtime (test/e2e/encc_case.py reads these).
+config.environment["ENCC"] = os.path.join(config.encc_tools_dir, "encc")
+config.environment["ENC_RUNTIME_LIB"] = config.enc_runtime_lib
+config.environment["ENC_RUNTIME_INCLUDE"] = config.enc_runtime_include
+config.environment["ENC_LINK_LIBS"] = config.enc_link_libs
+config.environment["CXX"] = config.cxx
+config.environment["CC"] = config.cc
+config.substitutions.append(("%cxx", config.cxx))
+config.substitutions.append(("%cc", config.cc))
+config.substitutions.append(("%enc_runtime_lib", config.enc_runtime_lib))
+config.substitutions.append(("%enc_runtime_include", config.enc_runtime_include))
+config.substitutions.append(("%enc_link_libs", config.enc_link_libs))

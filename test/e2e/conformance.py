@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""End-to-end conformance: encc-compiled encoders against PyTorch and a
+float64 evaluation of spec section 5.
+
+For every case: compile the encoder with encc, link it with the runtime,
+load a safetensors file, run a batch (with padding where it matters) and
+compare every output element with the reference under the spec's
+tolerance, |out - ref| <= 1e-4 * max(1, |ref|). Prints one line per case with
+the worst error seen, and exits non-zero if any case fails.
+
+usage: conformance.py WORKDIR   (environment as in encc_case.py)
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import encc_case as ec  # noqa: E402
+import reference  # noqa: E402
+import safetensors_io as st  # noqa: E402
+
+ENC = os.path.join(HERE, "Inputs", "conformance.enc")
+results = []
+
+
+def report(name, abs_err, rel_err, ok, note=""):
+    results.append(ok)
+    print("%-4s %-34s max|err| %.3g  max err/max(1,|ref|) %.3g %s" % (
+        "ok" if ok else "FAIL", name, abs_err, rel_err, note), flush=True)
+
+
+def reference_case(name, encoder, **kw):
+    r = ec.conformance_case(name, ENC, encoder, WORK, **kw)
+    report(name, r["abs"], r["rel"], r["ok"], "(max |ref| %.3g)" % r["max_ref"])
+    return r
+
+
+def torch_case(encoder, norm_first, activation):
+    """torch.nn.TransformerEncoder's own output, its weights exported to the
+    spec's names, sinusoidal positions added to its input."""
+    import torch_export as te
+    spec = ec.spec_of(ENC, encoder)
+    d, H, F, N = spec["d_model"], spec["heads"], spec["d_ff"], spec["blocks"]
+    enc = te.make_torch_encoder(d, H, F, N, norm_first, activation, seed=5)
+    w = te.export_weights(enc)
+    casedir = os.path.join(WORK, encoder)
+    os.makedirs(casedir, exist_ok=True)
+    st.write_safetensors(os.path.join(casedir, "weights.safetensors"), w, "F32")
+    # The torch model runs in float64 on the same fp32-rounded weights.
+    with __import__("torch").no_grad():
+        for p in enc.parameters():
+            p.copy_(p.float().double())
+    B, S = 3, 9
+    lengths = np.array([S, 4, 0], dtype=np.int32)
+    x = np.random.default_rng(6).standard_normal((B, S, d)).astype(np.float32)
+    x.tofile(os.path.join(casedir, "embeddings.bin"))
+    lengths.tofile(os.path.join(casedir, "lengths.bin"))
+    exe = ec.build_model(ENC, encoder, os.path.join(WORK, encoder + ".build"))
+    out = ec.run_model(exe, casedir, {"batch": B, "seq": S, "files": {
+        "embeddings": "embeddings.bin", "lengths": "lengths.bin"}}, spec, B * S * d)
+    out = out.reshape(B, S, d)
+    t = te.torch_encoder_forward(enc, x.astype(np.float64), lengths)
+    worst_abs = worst_rel = 0.0
+    ok = True
+    for b in range(B):
+        n = lengths[b]
+        if n:
+            a, r, o = ec.compare(out[b, :n], t[b, :n])
+            worst_abs, worst_rel, ok = max(worst_abs, a), max(worst_rel, r), ok and o
+        ok = ok and bool(np.all(out[b, n:] == 0))  # padding rows are zero
+    report("torch %s" % encoder, worst_abs, worst_rel, ok, "(vs torch, lengths 9,4,0)")
+
+
+def permutation_case(encoder, expect_equivariant):
+    """The seed article's point: without positions, permuting the tokens
+    permutes the output rows; with them it does not."""
+    r = ec.conformance_case("perm_" + encoder, ENC, encoder, WORK, batch=1, seq=6)
+    perm = np.array([3, 0, 5, 1, 4, 2])
+    spec = r["spec"]
+    casedir = os.path.join(WORK, "perm_" + encoder + ".permuted")
+    os.makedirs(casedir, exist_ok=True)
+    os.link(os.path.join(r["casedir"], "weights.safetensors"),
+            os.path.join(casedir, "weights.safetensors"))
+    files = {}
+    for key in ("embeddings", "tokens"):
+        if key in r["inputs"]:
+            r["inputs"][key][:, perm].tofile(os.path.join(casedir, key + ".bin"))
+            files[key] = key + ".bin"
+    d = spec["d_model"]
+    out = ec.run_model(r["exe"], casedir, {"batch": 1, "seq": 6, "files": files},
+                       spec, 6 * d).reshape(6, d)
+    orig = r["out"].reshape(6, d)
+    diff = float(np.abs(out - orig[perm]).max())
+    ok = r["ok"] and ((diff < 1e-5) if expect_equivariant else (diff > 1e-2))
+    report("permutation %s" % encoder, diff, diff, ok,
+           "(rows %s)" % ("permute with the tokens" if expect_equivariant
+                          else "do not just permute"))
+
+
+def main():
+    global WORK
+    WORK = sys.argv[1]
+    os.makedirs(WORK, exist_ok=True)
+    torch_case("torch_post_relu", False, "relu")
+    torch_case("torch_pre_gelu", True, "gelu")
+    reference_case("torch_post_relu", "torch_post_relu", batch=3, seq=9, lengths=[9, 4, 0])
+    reference_case("bert_like types+embed_norm", "bert_like", batch=2, seq=11, lengths=[11, 5])
+    reference_case("bert_like no types", "bert_like", batch=2, seq=5, with_types=False)
+    reference_case("bert_cls", "bert_cls", batch=3, seq=7, lengths=[7, 2, 0])
+    reference_case("bert_mean", "bert_mean", batch=3, seq=7, lengths=[7, 2, 0])
+    reference_case("rope halves", "rope_halves", batch=2, seq=13, lengths=[13, 6])
+    reference_case("rope interleaved", "rope_interleaved", batch=2, seq=13, lengths=[13, 1])
+    reference_case("alibi 6 heads", "alibi6", batch=2, seq=10, lengths=[10, 7])
+    reference_case("alibi 12 heads", "alibi12", batch=2, seq=10, lengths=[10, 7])
+    reference_case("relative 32/128", "relative", batch=2, seq=40, lengths=[40, 17])
+    reference_case("t5_like rmsnorm pre no-bias", "t5_like", batch=2, seq=25, lengths=[25, 9])
+    reference_case("embed_scale gelu_tanh final_norm", "scaled_gelu_tanh", batch=2, seq=8)
+    reference_case("no positions", "no_positions", batch=2, seq=6, lengths=[6, 0])
+    reference_case("F16 weights", "bert_like", batch=2, seq=6, dtype="F16")
+    reference_case("BF16 weights", "rope_halves", batch=2, seq=6, dtype="BF16")
+    reference_case("-O0 (no fusion)", "t5_like", batch=2, seq=9, lengths=[9, 3],
+                   flags=["-O0"])
+    reference_case("max_len sequence", "alibi6", batch=1, seq=32)
+    reference_case("12 blocks, d_model 128", "deep12", batch=2, seq=16, lengths=[16, 5])
+    permutation_case("no_positions", True)
+    permutation_case("torch_post_relu", False)
+    permutation_case("rope_halves", False)
+    permutation_case("alibi6", False)
+    permutation_case("relative", False)
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
