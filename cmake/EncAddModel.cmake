@@ -1,0 +1,46 @@
+# enc_add_model(<target> <file.enc> [ENCODER <name>] [NAME <stem>]
+#               [ENCC_OPTIONS <opt>...])
+#
+# Compiles <file.enc> with encc at build time into <stem>.o and <stem>.h (in
+# ${CMAKE_CURRENT_BINARY_DIR}/enc_models/<stem>), adds the object to
+# <target>, puts the header on its include path and links the encc runtime,
+# like add_halide_library. <stem> defaults to the .enc file's name;
+# ENCODER restricts the object to one encoder of the file.
+#
+#   find_package(enc REQUIRED)
+#   add_executable(app main.c)
+#   enc_add_model(app bert_base.enc)     # then: #include "bert_base.h"
+function(enc_add_model target enc_file)
+  cmake_parse_arguments(ARG "" "ENCODER;NAME" "ENCC_OPTIONS" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "enc_add_model: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  get_filename_component(source "${enc_file}" ABSOLUTE)
+  get_filename_component(stem "${enc_file}" NAME_WE)
+  if(ARG_NAME)
+    set(stem "${ARG_NAME}")
+  endif()
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/enc_models/${stem}")
+  set(object "${out_dir}/${stem}${CMAKE_C_OUTPUT_EXTENSION}")
+  if(NOT CMAKE_C_OUTPUT_EXTENSION)
+    set(object "${out_dir}/${stem}.o")
+  endif()
+  set(header "${out_dir}/${stem}.h")
+  set(options ${ARG_ENCC_OPTIONS})
+  if(ARG_ENCODER)
+    list(APPEND options "--encoder=${ARG_ENCODER}")
+  endif()
+  add_custom_command(
+    OUTPUT "${object}" "${header}"
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
+    COMMAND enc::encc "${source}" -o "${object}" --header "${header}" ${options}
+    DEPENDS "${source}" enc::encc
+    COMMENT "encc ${enc_file} -> ${stem}.o, ${stem}.h"
+    VERBATIM)
+  set_source_files_properties("${object}" PROPERTIES EXTERNAL_OBJECT TRUE
+                                                     GENERATED TRUE)
+  set_source_files_properties("${header}" PROPERTIES GENERATED TRUE)
+  target_sources(${target} PRIVATE "${object}" "${header}")
+  target_include_directories(${target} PRIVATE "${out_dir}")
+  target_link_libraries(${target} PRIVATE enc::runtime)
+endfunction()
