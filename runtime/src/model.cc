@@ -307,6 +307,12 @@ enc_status CheckIds(const char* field, const char* what, const int32_t* ids,
 
 }  // namespace
 
+extern "C" enc_status enc_check_model(const void* model, const char* name) {
+  if (model != nullptr) return ENC_OK;
+  return Fail(ENC_ERR_INPUT, "%s_forward: model is NULL (was it loaded?)",
+              name != nullptr ? name : "model");
+}
+
 extern "C" enc_status enc_check_input(const enc_model_info* info,
                                       const enc_input* in, const float* out) {
   if (info == nullptr) return Fail(ENC_ERR_INPUT, "enc_check_input: info is NULL");

@@ -318,6 +318,11 @@ LogicalResult FunctionLowering::emitForward() {
   Model = Entry->getArgument(0);
   Value In = Entry->getArgument(1), Out = Entry->getArgument(2);
 
+  auto CheckModel = declare("enc_check_model", I32, {Ptr, Ptr});
+  callChecked(CheckModel,
+              {Model, B.create<LLVM::AddressOfOp>(
+                          FL, stringGlobal(Func.getName(), FL))},
+              FL);
   auto CheckFn = declare("enc_check_input", I32, {Ptr, Ptr, Ptr});
   callChecked(CheckFn,
               {B.create<LLVM::AddressOfOp>(FL, Info), In, Out}, FL);

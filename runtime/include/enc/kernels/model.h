@@ -97,6 +97,10 @@ typedef struct {
 enc_status enc_check_input(const enc_model_info *info, const enc_input *in,
                            const float *out);
 
+/* ENC_ERR_INPUT ("NAME_forward: model is NULL") when `model` is NULL: a
+ * forward call on a model that failed to load, or was never loaded. */
+enc_status enc_check_model(const void *model, const char *name);
+
 /* ---- Per-thread workspace ------------------------------------------------ */
 
 /* A 64-byte-aligned scratch buffer of at least `bytes` bytes, owned by the
