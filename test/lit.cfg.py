@@ -8,7 +8,7 @@ from lit.llvm import llvm_config
 config.name = "encc"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".enc", ".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "main.cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.encc_obj_root, "test")
 
@@ -29,6 +29,7 @@ config.environment["ENC_RUNTIME_INCLUDE"] = config.enc_runtime_include
 config.environment["ENC_LINK_LIBS"] = config.enc_link_libs
 config.environment["CXX"] = config.cxx
 config.environment["CC"] = config.cc
+config.substitutions.append(("%encc_build_dir", config.encc_obj_root))
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%cc", config.cc))
 config.substitutions.append(("%enc_runtime_lib", config.enc_runtime_lib))
