@@ -201,6 +201,11 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // MLIR's own options (--mlir-print-debuginfo for the .enc locations,
+  // --mlir-print-ir-after-all, ...) work as in mlir-opt; --help lists ours.
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
   cl::HideUnrelatedOptions(EnccCategory);
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(
@@ -255,15 +260,15 @@ int main(int argc, char **argv) {
     }
   }
   if (Emit == EmitKind::MLIR) {
-    Module->print(Out.os(), mlir::OpPrintingFlags().enableDebugInfo(
-                                /*enable=*/false));
+    Module->print(Out.os());
     Out.keep();
     return 0;
   }
 
   mlir::PassManager Optimize(&Context);
   enc::buildOptimizationPipeline(Optimize, /*Fuse=*/!O0);
-  if (mlir::failed(Optimize.run(*Module)))
+  if (mlir::failed(mlir::applyPassManagerCLOptions(Optimize)) ||
+      mlir::failed(Optimize.run(*Module)))
     return 1;
   if (Emit == EmitKind::MLIROpt) {
     Module->print(Out.os(), mlir::OpPrintingFlags().elideLargeElementsAttrs(16));
@@ -286,7 +291,8 @@ int main(int argc, char **argv) {
 
   mlir::PassManager Lower(&Context);
   enc::buildLoweringPipeline(Lower);
-  if (mlir::failed(Lower.run(*Module)))
+  if (mlir::failed(mlir::applyPassManagerCLOptions(Lower)) ||
+      mlir::failed(Lower.run(*Module)))
     return 1;
 
   enc::TargetOptions Target{MTriple, MCPU, O0 ? 0u : 2u};
