@@ -85,6 +85,14 @@ static void printPoolMode(OpAsmPrinter &P, Operation *, PoolModeAttr A) {
   P << stringifyPoolMode(A.getValue());
 }
 
+static ParseResult parseTableKind(OpAsmParser &P, TableKindAttr &A) {
+  return parseEnumKeyword(
+      P, A, [](StringRef S) { return symbolizeTableKind(S); }, "table kind");
+}
+static void printTableKind(OpAsmPrinter &P, Operation *, TableKindAttr A) {
+  P << stringifyTableKind(A.getValue());
+}
+
 #define GET_OP_CLASSES
 #include "enc/Dialect/EncOps.cpp.inc"
 

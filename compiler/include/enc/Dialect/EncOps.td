@@ -71,7 +71,7 @@ def Enc_PositionalTableOp : Enc_Op<"positional_table", [Pure]> {
                        OptionalAttr<F64Attr>:$base,
                        OptionalAttr<I64Attr>:$max_distance);
   let results = (outs RankedTensorOf<[F32, I32]>:$result);
-  let assemblyFormat = "$kind attr-dict `:` type($result)";
+  let assemblyFormat = "custom<TableKind>($kind) attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
