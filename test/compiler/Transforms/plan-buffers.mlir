@@ -1,0 +1,112 @@
+// RUN: encc-opt %s --split-input-file --enc-plan-buffers --verify-diagnostics | FileCheck %s
+// Every activation gets a row offset in one arena (in floats per row, a
+// multiple of 16); a buffer is freed after its last use (views included) and
+// the lowest free interval that fits is taken (first fit). The function
+// records the arena's row width.
+
+// A chain of width-8 activations (16 floats per row each, after alignment).
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: enc.arena_row_floats = 48 : i64
+func.func @chain(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // CHECK: %[[A:.*]] = enc.activation relu %{{.*}} {enc.row_offset = 0 : i64}
+  %0 = enc.activation relu %x : tensor<?x?x8xf32>
+  // %0 is read here, so the result may not overlap it: [16, 32).
+  // CHECK: %[[B:.*]] = enc.activation gelu %[[A]] {enc.row_offset = 16 : i64}
+  %1 = enc.activation gelu %0 : tensor<?x?x8xf32>
+  // %0 is dead: its interval [0, 16) is reused.
+  // CHECK: %[[C:.*]] = enc.activation relu %[[B]] {enc.row_offset = 0 : i64}
+  %2 = enc.activation relu %1 : tensor<?x?x8xf32>
+  // Both operands are live: [32, 48), the arena's high mark.
+  // CHECK: enc.add %[[C]], %[[B]] {enc.row_offset = 32 : i64}
+  %3 = enc.add %2, %1 : tensor<?x?x8xf32>
+  return %3 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// First fit skips a hole that is too small. Widths: 8 -> 16 floats per row,
+// 32 -> 32, 24 -> 32 (rounded up to a multiple of 16).
+// CHECK-LABEL: func.func @first_fit
+// CHECK-SAME: enc.arena_row_floats = 96 : i64
+func.func @first_fit(%x: tensor<?x?x8xf32>) -> (tensor<?x?x32xf32>, tensor<?x?x24xf32>) {
+  %w = enc.weight "w" : tensor<32x8xf32>
+  %v = enc.weight "v" : tensor<24x8xf32>
+  // CHECK: enc.weight "w"
+  // CHECK-NOT: enc.row_offset
+  // CHECK: enc.activation relu %{{.*}} {enc.row_offset = 0 : i64}
+  %0 = enc.activation relu %x : tensor<?x?x8xf32>
+  // CHECK: enc.linear {{.*}} {enc.row_offset = 16 : i64}
+  %1 = enc.linear %x, %w : (tensor<?x?x8xf32>, tensor<32x8xf32>) -> tensor<?x?x32xf32>
+  // CHECK: enc.activation gelu %{{.*}} {enc.row_offset = 48 : i64}
+  %2 = enc.activation gelu %0 : tensor<?x?x8xf32>
+  // [0, 16) is free again but 16 < 32 floats: the next fit is at 64.
+  // CHECK: enc.linear {{.*}} {enc.row_offset = 64 : i64}
+  %3 = enc.linear %2, %v : (tensor<?x?x8xf32>, tensor<24x8xf32>) -> tensor<?x?x24xf32>
+  return %1, %3 : tensor<?x?x32xf32>, tensor<?x?x24xf32>
+}
+
+// -----
+
+// The three column views of a fused QKV keep its buffer alive until the
+// attention that reads them; only then is [0, 32) reused.
+// CHECK-LABEL: func.func @slices
+// CHECK-SAME: enc.arena_row_floats = 48 : i64
+func.func @slices(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x?x8xf32> {
+  %w = enc.weight "qkv.weight" : tensor<24x8xf32>
+  // CHECK: %[[QKV:.*]] = enc.linear {{.*}} {enc.row_offset = 0 : i64}
+  %qkv = enc.linear %x, %w : (tensor<?x?x8xf32>, tensor<24x8xf32>) -> tensor<?x?x24xf32>
+  // Views are not buffers.
+  // CHECK-COUNT-3: enc.slice_columns %[[QKV]] {offset = {{[0-9]+}} : i64} :
+  %q = enc.slice_columns %qkv {offset = 0 : i64} : tensor<?x?x24xf32> -> tensor<?x?x8xf32>
+  %k = enc.slice_columns %qkv {offset = 8 : i64} : tensor<?x?x24xf32> -> tensor<?x?x8xf32>
+  %v = enc.slice_columns %qkv {offset = 16 : i64} : tensor<?x?x24xf32> -> tensor<?x?x8xf32>
+  // CHECK: %[[A:.*]] = enc.attention {{.*}}enc.row_offset = 32 : i64
+  %a = enc.attention %q, %k, %v, %len {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  // CHECK: %[[R:.*]] = enc.activation relu %[[A]] {enc.row_offset = 0 : i64}
+  %r = enc.activation relu %a : tensor<?x?x8xf32>
+  // The pool writes the caller's output, not the arena.
+  // CHECK: enc.pool none %[[R]], %{{[^ ]*}} :
+  %p = enc.pool none %r, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}
+
+// -----
+
+// A view's use late in the block keeps the base alive that long.
+// CHECK-LABEL: func.func @late_view_use
+// CHECK-SAME: enc.arena_row_floats = 64 : i64
+func.func @late_view_use(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  %w = enc.weight "w" : tensor<24x8xf32>
+  // CHECK: enc.linear {{.*}} {enc.row_offset = 0 : i64}
+  %0 = enc.linear %x, %w : (tensor<?x?x8xf32>, tensor<24x8xf32>) -> tensor<?x?x24xf32>
+  %1 = enc.slice_columns %0 {offset = 16 : i64} : tensor<?x?x24xf32> -> tensor<?x?x8xf32>
+  // CHECK: enc.activation relu {{.*}} {enc.row_offset = 32 : i64}
+  %2 = enc.activation relu %x : tensor<?x?x8xf32>
+  // CHECK: enc.activation gelu {{.*}} {enc.row_offset = 48 : i64}
+  %3 = enc.activation gelu %2 : tensor<?x?x8xf32>
+  // CHECK: enc.add {{.*}} {enc.row_offset = 32 : i64}
+  %4 = enc.add %3, %1 : tensor<?x?x8xf32>
+  return %4 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// A function with no activations has an empty arena; a declaration is left
+// alone.
+// CHECK-LABEL: func.func private @external(
+// CHECK-NOT: enc.arena_row_floats
+// CHECK-LABEL: func.func @empty
+// CHECK-SAME: enc.arena_row_floats = 0 : i64
+func.func private @external(tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+func.func @empty(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  return %x : tensor<?x?x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{enc-plan-buffers expects a single-block function}}
+func.func @two_blocks(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  llvm.br ^bb1
+^bb1:
+  return %x : tensor<?x?x8xf32>
+}
