@@ -9,9 +9,9 @@
 //   Erf       ours, see below: max relative error 1.4e-9 (x < 1) and, for
 //             x >= 1, 8e-8 in erfc before float rounding; in float ~2 ulp of
 //             erf, and erfc (used by Gelu's negative tail) to ~4e-7.
-//   Gelu      0.5 x (1 + erf(x / sqrt 2)), for x < 0 through erfc, so without
-//             cancellation, and with a cheaper erfc (one Exp, no division):
-//             relative error ~1e-6 (~1.5e-6 in the far negative tail).
+//   Gelu      0.5 x (1 + erf(x / sqrt 2)) through one cheap erfc for both
+//             signs (no cancellation in the negative tail): relative error
+//             ~5e-7 (see Gelu).
 //   GeluTanh  0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = sqrt(2/pi)(x +
 //             0.044715 x^3): relative error ~3e-7.
 
@@ -94,19 +94,6 @@ HWY_INLINE V ErfcLarge(D d, V t) {
   return hn::Mul(s, hn::Mul(e_hi, e_rest));
 }
 
-// ErfcLarge with one Exp and no division, for Gelu (where erfc is scaled by
-// x / 2): t^2 is rounded (relative error of erfc up to 1.5e-6 at t = 4, where
-// erfc(4) = 1.5e-8) and 1 / t is a refined reciprocal estimate.
-template <class D, class V = hn::VFromD<D>>
-HWY_INLINE V ErfcLargeFast(D d, V t) {
-  t = hn::Min(t, hn::Set(d, 9.0f));  // no denormals: see above
-  const V r0 = hn::ApproximateReciprocal(t);
-  // One Newton step: r0 (2 - t r0); r0 has >= 12 bits, the result ~23.
-  const V s = hn::Mul(r0, hn::NegMulAdd(t, r0, hn::Set(d, 2.0f)));
-  const V q = ErfcLargeQ(d, s);
-  return hn::Mul(s, hn::Exp(d, hn::NegMulAdd(t, t, q)));
-}
-
 }  // namespace math_detail
 
 // erf(x), max relative error ~2 ulp (see the file comment).
@@ -119,23 +106,36 @@ HWY_INLINE V Erf(D d, V x) {
   return hn::CopySignToAbs(r, x);
 }
 
-// Exact GELU: 0.5 x (1 + erf(x / sqrt(2))). For x < 0, 1 + erf(z) is
-// evaluated as erfc(|z|) so that the negative tail keeps its relative accuracy.
+// Exact GELU: 0.5 x (1 + erf(x / sqrt(2))) = 0.5 x erfc(-x / sqrt(2)), from
+// one erfc for both signs: erfc(t) for t = |x| / sqrt(2) >= 0 with Numerical
+// Recipes' erfcc (Chebyshev fit, fractional error < 1.2e-7 for all t >= 0):
+//   erfc(t) = s exp(-t^2 - 1.26551223 + s P(s)),  s = 1 / (1 + t / 2),
+// then GELU = x - 0.5 x erfc(t) for x >= 0 and 0.5 x erfc(t) for x < 0 (no
+// cancellation in the negative tail). One Exp, a refined reciprocal estimate
+// and 9 FMAs: ~40% fewer operations than through Erf, which matters in a GEMM
+// epilogue. Relative error ~5e-7 in float.
 template <class D, class V = hn::VFromD<D>>
 HWY_INLINE V Gelu(D d, V x) {
-  const V one = hn::Set(d, 1.0f);
-  const V z = hn::Mul(x, hn::Set(d, 0.70710678118654752f));
-  const V t = hn::Abs(z);
-  const V erf_small = math_detail::ErfSmall(d, t);
-  const V erfc_large = math_detail::ErfcLargeFast(d, t);
-  const auto is_small = hn::Lt(t, one);
-  // erf(|z|) and erfc(|z|).
-  const V erf_t = hn::IfThenElse(is_small, erf_small, hn::Sub(one, erfc_large));
-  const V erfc_t = hn::IfThenElse(is_small, hn::Sub(one, erf_small), erfc_large);
-  // 1 + erf(z): 1 + erf(|z|) for z >= 0, erfc(|z|) for z < 0.
-  const V one_plus = hn::IfThenElse(hn::Lt(x, hn::Zero(d)), erfc_t,
-                                    hn::Add(one, erf_t));
-  return hn::Mul(hn::Mul(hn::Set(d, 0.5f), x), one_plus);
+  const V half = hn::Set(d, 0.5f);
+  // t clamped to 9: beyond, exp(-t^2) would be a denormal (see ErfcLarge).
+  const V t = hn::Min(hn::Mul(hn::Abs(x), hn::Set(d, 0.70710678118654752f)),
+                      hn::Set(d, 9.0f));
+  const V den = hn::MulAdd(t, half, hn::Set(d, 1.0f));
+  const V r0 = hn::ApproximateReciprocal(den);
+  const V s = hn::Mul(r0, hn::NegMulAdd(den, r0, hn::Set(d, 2.0f)));
+  V p = hn::Set(d, 0.17087277f);
+  p = hn::MulAdd(p, s, hn::Set(d, -0.82215223f));
+  p = hn::MulAdd(p, s, hn::Set(d, 1.48851587f));
+  p = hn::MulAdd(p, s, hn::Set(d, -1.13520398f));
+  p = hn::MulAdd(p, s, hn::Set(d, 0.27886807f));
+  p = hn::MulAdd(p, s, hn::Set(d, -0.18628806f));
+  p = hn::MulAdd(p, s, hn::Set(d, 0.09678418f));
+  p = hn::MulAdd(p, s, hn::Set(d, 0.37409196f));
+  p = hn::MulAdd(p, s, hn::Set(d, 1.00002368f));
+  p = hn::MulAdd(p, s, hn::Set(d, -1.26551223f));
+  const V erfc = hn::Mul(s, hn::Exp(d, hn::NegMulAdd(t, t, p)));
+  const V m = hn::Mul(hn::Mul(half, x), erfc);  // 0.5 x erfc(t)
+  return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), m, hn::Sub(x, m));
 }
 
 // GELU with the tanh approximation, as x / (1 + exp(-2u)).
