@@ -7,8 +7,8 @@
 //   Y[M, N] = X[M, K] W[N, K]^T   (no bias, no activation: a plain sgemm)
 #include <benchmark/benchmark.h>
 #include <cblas.h>
-#include <oneapi/dnnl/dnnl.h>
 #include <omp.h>
+#include <oneapi/dnnl/dnnl.h>
 
 #include <chrono>
 #include <cstdio>
@@ -153,10 +153,12 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&collector);
 
   const double peak[3] = {0, MeasureFmaPeakGflops(1), MeasureFmaPeakGflops(2)};
-  std::printf("\nFMA peak (AVX-512, measured): %.1f GFLOP/s at 1 thread, "
-              "%.1f at 2\n\n", peak[1], peak[2]);
-  std::printf("%-18s %3s %9s %9s %9s %9s %9s %8s\n", "M x N x K", "thr",
-              "enc", "oneDNN", "OpenBLAS", "enc/dnnl", "enc/oblas", "%peak");
+  std::printf(
+      "\nFMA peak (AVX-512, measured): %.1f GFLOP/s at 1 thread, "
+      "%.1f at 2\n\n",
+      peak[1], peak[2]);
+  std::printf("%-18s %3s %9s %9s %9s %9s %9s %8s\n", "M x N x K", "thr", "enc",
+              "oneDNN", "OpenBLAS", "enc/dnnl", "enc/oblas", "%peak");
   for (const auto& s : kShapes) {
     for (int threads : {1, 2}) {
       char suffix[96];

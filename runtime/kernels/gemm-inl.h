@@ -18,15 +18,15 @@
 #define ENC_KERNELS_GEMM_INL_H_
 #endif
 
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <utility>
-
-#include <hwy/cache_control.h>
-#include <hwy/highway.h>
 
 #include "kernels/gemm.h"
 #include "kernels/math-inl.h"
@@ -54,10 +54,10 @@ constexpr size_t kSubTiles = static_cast<size_t>(kGemmPanel) / kTileCols;
 static_assert(kSubTiles * kTileCols == static_cast<size_t>(kGemmPanel),
               "a panel must hold whole tiles");
 // Rows per tile, so that the accumulators, kVecs panel vectors and 1 broadcast
-// fit the register file: 8 x 3 on AVX-512: 24 accumulators + 3 panel vectors + 1 broadcast of 32
-// registers (9 x 3 and 12 x 2 with 32-column panels measured the same).
-constexpr size_t kMr = kRegisters == 32 ? (kVecs == 3 ? 8 : 12)
-                                       : (kVecs == 3 ? 4 : 6);
+// fit the register file. AVX-512: 8 x 3 = 24 accumulators of 32 registers
+// (9 x 3, and 12 x 2 with 32-column panels, measured the same).
+constexpr size_t kMr =
+    kRegisters == 32 ? (kVecs == 3 ? 8 : 12) : (kVecs == 3 ? 4 : 6);
 // K block (the X slice kMr x kKc in L1) and the L2 budget of a W chunk.
 constexpr int64_t kKc = 256;
 constexpr int64_t kChunkBytes = 384 * 1024;
@@ -77,14 +77,14 @@ struct TileIo {
   int64_t kc;
   float* c;  // the tile in Y (or a scratch tile)
   int64_t ldc;
-  bool accumulate;          // start from c (an earlier K block)
-  const float* init_bias;   // else start from bias + residual (ACT_NONE)
+  bool accumulate;         // start from c (an earlier K block)
+  const float* init_bias;  // else start from bias + residual (ACT_NONE)
   const float* init_res;
   int64_t ldr;
-  bool last;                // the last K block: run the epilogue
-  const float* bias;        // added before the activation
-  const float* res;         // added after it
-  const float* next_c;      // the next tile's partial sums (prefetched), or null
+  bool last;            // the last K block: run the epilogue
+  const float* bias;    // added before the activation
+  const float* res;     // added after it
+  const float* next_c;  // the next tile's partial sums (prefetched), or null
 };
 
 template <int kAct>
@@ -112,8 +112,8 @@ HWY_NOINLINE void Tile(const TileIo& t) {
     }
   } else {
     for (size_t v = 0; v < kVecs; ++v) {
-      const V b0 = t.init_bias ? hn::LoadU(d, t.init_bias + v * kLanes)
-                               : hn::Zero(d);
+      const V b0 =
+          t.init_bias ? hn::LoadU(d, t.init_bias + v * kLanes) : hn::Zero(d);
       for (size_t r = 0; r < kRows; ++r) acc[r][v] = b0;
     }
     if (t.init_res) {
@@ -274,16 +274,16 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
             t.last = last;
             t.bias = act_none ? nullptr : bias;
             t.res = act_none ? nullptr : res;
-          // Past the first K block, the next tile (of this row tile, or the
-          // first of the next row tile) starts from its sums in Y.
-          t.next_c = nullptr;
-          if (!first && !partial) {
-            if (p + 1 < pc1) {
-              t.next_c = c + kGemmPanel;
-            } else if (m + kMr < mc1) {
-              t.next_c = a.y + (m + kMr) * a.ldy + pc0 * kGemmPanel;
+            // Past the first K block, the next tile (of this row tile, or the
+            // first of the next row tile) starts from its sums in Y.
+            t.next_c = nullptr;
+            if (!first && !partial) {
+              if (p + 1 < pc1) {
+                t.next_c = c + kGemmPanel;
+              } else if (m + kMr < mc1) {
+                t.next_c = a.y + (m + kMr) * a.ldy + pc0 * kGemmPanel;
+              }
             }
-          }
             for (size_t s = 0; s < kSubTiles; ++s) {
               const size_t off = s * kTileCols;
               TileIo ts = t;

@@ -1,9 +1,9 @@
 // enc_gemm: argument validation, the split of Y over the thread pool, and the
 // dispatch to the best Highway target (once per call).
+#include "kernels/gemm.h"
+
 #include <algorithm>
 #include <cstdint>
-
-#include "kernels/gemm.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/gemm.cc"
@@ -31,8 +31,8 @@ bool Overlap(const float* a, int64_t a_len, const float* b, int64_t b_len) {
 struct Job {
   GemmBlockFn block;
   const GemmArgs* args;
-  int64_t n_splits;   // panel ranges
-  int64_t m_step;     // rows per M range
+  int64_t n_splits;  // panel ranges
+  int64_t m_step;    // rows per M range
 };
 
 void RunTasks(void* ctx, int64_t begin, int64_t end) {
@@ -106,7 +106,8 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
     }
   }
 
-  enc::GemmArgs args{m, n, k, x, ldx, w->data, bias, act, residual, ldr, y, ldy};
+  enc::GemmArgs args{m,    n,   k,        x,   ldx, w->data,
+                     bias, act, residual, ldr, y,   ldy};
   enc::Job job;
   job.block = enc::ChooseGemmBlock();
   job.args = &args;
@@ -121,8 +122,8 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
   job.n_splits = std::min<int64_t>(want, panels);
   const int64_t m_splits = (want + job.n_splits - 1) / job.n_splits;
   constexpr int64_t kRowAlign = 24;  // a multiple of every target's tile rows
-  job.m_step = ((m + m_splits - 1) / m_splits + kRowAlign - 1) / kRowAlign *
-               kRowAlign;
+  job.m_step =
+      ((m + m_splits - 1) / m_splits + kRowAlign - 1) / kRowAlign * kRowAlign;
   const int64_t tasks = ((m + job.m_step - 1) / job.m_step) * job.n_splits;
   enc_parallel_for(tasks, 1, enc::RunTasks, &job);
   return ENC_OK;

@@ -23,10 +23,12 @@ extern "C" enc_status enc_gemm_pack(const float* w, int64_t n, int64_t k,
   const int64_t panels = (n + kGemmPanel - 1) / kGemmPanel;
   // Guard the byte count against overflow (k * n stays far below 2^62 here).
   if (k > (int64_t{1} << 40) / (panels * kGemmPanel)) {
-    return enc::Fail(ENC_ERR_INPUT, "enc_gemm_pack: shape [%lld, %lld] is too large",
+    return enc::Fail(ENC_ERR_INPUT,
+                     "enc_gemm_pack: shape [%lld, %lld] is too large",
                      static_cast<long long>(n), static_cast<long long>(k));
   }
-  const size_t bytes = static_cast<size_t>(panels * k * kGemmPanel) * sizeof(float);
+  const size_t bytes =
+      static_cast<size_t>(panels * k * kGemmPanel) * sizeof(float);
   auto* packed = new (std::nothrow) enc_packed_b;
   void* data = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
   if (packed == nullptr || data == nullptr) {

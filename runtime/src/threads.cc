@@ -37,7 +37,8 @@ namespace {
 constexpr int kMaxThreads = 1024;
 // Chunks per thread: more than one, so that threads that finish early (or a
 // thread the OS preempts) balance out; claimed dynamically.
-constexpr int kChunksPerThread = 4;  // kMaxThreads * 4 fits the ticket's 16 bits
+constexpr int kChunksPerThread =
+    4;  // kMaxThreads * 4 fits the ticket's 16 bits
 // How long an idle worker spins on the ticket before it sleeps.
 constexpr auto kSpinTime = std::chrono::microseconds(300);
 
@@ -90,7 +91,8 @@ class Pool {
     ctx_ = ctx;
     n_ = n;
     done_chunks_.store(0, std::memory_order_relaxed);
-    const uint64_t gen = Generation(ticket_.load(std::memory_order_relaxed)) + 1;
+    const uint64_t gen =
+        Generation(ticket_.load(std::memory_order_relaxed)) + 1;
     {
       std::lock_guard<std::mutex> sleep_lock(sleep_mutex_);
       ticket_.store((gen << 32) | (static_cast<uint64_t>(chunks) << 16),
@@ -102,8 +104,8 @@ class Pool {
     RunChunks(gen);
     tls_in_parallel = false;
     // Wait for the chunks that workers claimed.
-    for (int spins = 0;
-         done_chunks_.load(std::memory_order_acquire) != chunks; ++spins) {
+    for (int spins = 0; done_chunks_.load(std::memory_order_acquire) != chunks;
+         ++spins) {
       if (spins < 4096) {
         ENC_CPU_RELAX();
       } else {
@@ -150,10 +152,12 @@ class Pool {
           ENC_CPU_RELAX();
           gen = Generation(ticket_.load(std::memory_order_acquire));
           if (gen != seen) break;
-          if ((++spins & 63) == 0 && std::chrono::steady_clock::now() > spin_until) {
+          if ((++spins & 63) == 0 &&
+              std::chrono::steady_clock::now() > spin_until) {
             std::unique_lock<std::mutex> lock(sleep_mutex_);
             wake_.wait(lock, [&] {
-              return Generation(ticket_.load(std::memory_order_acquire)) != seen;
+              return Generation(ticket_.load(std::memory_order_acquire)) !=
+                     seen;
             });
             gen = Generation(ticket_.load(std::memory_order_acquire));
           }
@@ -242,8 +246,8 @@ extern "C" int enc_set_num_threads(int n) {
               n);
     return -1;
   }
-  const int threads = n == 0 ? enc::HardwareThreads()
-                             : std::min(n, enc::kMaxThreads);
+  const int threads =
+      n == 0 ? enc::HardwareThreads() : std::min(n, enc::kMaxThreads);
   enc::GetPool().Resize(threads);
   return threads;
 }

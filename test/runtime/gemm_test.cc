@@ -3,6 +3,7 @@
 #include "enc/kernels/gemm.h"
 
 #include <gtest/gtest.h>
+#include <hwy/targets.h>
 
 #include <cmath>
 #include <cstdint>
@@ -11,29 +12,34 @@
 #include <thread>
 #include <vector>
 
-#include <hwy/targets.h>
-
 #include "enc/kernels/threads.h"
 
 namespace {
 
 double RefAct(double v, enc_activation act) {
   switch (act) {
-    case ENC_ACT_RELU: return v > 0 ? v : 0;
-    case ENC_ACT_GELU: return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+    case ENC_ACT_RELU:
+      return v > 0 ? v : 0;
+    case ENC_ACT_GELU:
+      return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
     case ENC_ACT_GELU_TANH:
       return 0.5 * v *
              (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-    default: return v;
+    default:
+      return v;
   }
 }
 
 const char* ActName(enc_activation act) {
   switch (act) {
-    case ENC_ACT_RELU: return "relu";
-    case ENC_ACT_GELU: return "gelu";
-    case ENC_ACT_GELU_TANH: return "gelu_tanh";
-    default: return "none";
+    case ENC_ACT_RELU:
+      return "relu";
+    case ENC_ACT_GELU:
+      return "gelu";
+    case ENC_ACT_GELU_TANH:
+      return "gelu_tanh";
+    default:
+      return "none";
   }
 }
 
@@ -134,14 +140,13 @@ class GemmTargetTest : public ::testing::TestWithParam<int64_t> {
 
 TEST_P(GemmTargetTest, ShapesAndEpilogues) {
   const int64_t shapes[][3] = {
-      {1, 1, 1},    {3, 17, 64},   {17, 64, 3},    {64, 3, 17},
-      {769, 17, 3}, {3, 769, 17},  {17, 3, 769},   {64, 64, 64},
-      {1, 769, 64}, {769, 64, 1},  {64, 769, 769}, {17, 48, 257},
-      {9, 96, 512}, {130, 100, 300}};
+      {1, 1, 1},      {3, 17, 64},   {17, 64, 3},  {64, 3, 17},    {769, 17, 3},
+      {3, 769, 17},   {17, 3, 769},  {64, 64, 64}, {1, 769, 64},   {769, 64, 1},
+      {64, 769, 769}, {17, 48, 257}, {9, 96, 512}, {130, 100, 300}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
-    SCOPED_TRACE(::testing::Message() << "shape " << s[0] << "x" << s[1] << "x"
-                                      << s[2]);
+    SCOPED_TRACE(::testing::Message()
+                 << "shape " << s[0] << "x" << s[1] << "x" << s[2]);
     CheckShape(s[0], s[1], s[2], seed++);
   }
 }
@@ -164,7 +169,8 @@ TEST_P(GemmTargetTest, ActivationAccuracy) {
     double worst = 0;
     for (int64_t i = 0; i < m; ++i) {
       const double want = RefAct(x[i], act);
-      const double err = std::fabs(y[i] - want) / std::max(std::fabs(want), 1e-30);
+      const double err =
+          std::fabs(y[i] - want) / std::max(std::fabs(want), 1e-30);
       if (std::fabs(want) > 1e-30) worst = std::max(worst, err);
       // Far tails underflow towards zero: an absolute bound there.
       EXPECT_LE(std::fabs(y[i] - want), 2e-6 * std::fabs(want) + 1e-12)
@@ -203,9 +209,9 @@ std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {
   return hwy::TargetName(info.param);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllTargets, GemmTargetTest,
-                         ::testing::ValuesIn(hwy::SupportedAndGeneratedTargets()),
-                         TargetParamName);
+INSTANTIATE_TEST_SUITE_P(
+    AllTargets, GemmTargetTest,
+    ::testing::ValuesIn(hwy::SupportedAndGeneratedTargets()), TargetParamName);
 
 // Several user threads run GEMMs at once (the pool serves one, the others run
 // inline); every result is right.
@@ -297,9 +303,9 @@ TEST_F(GemmValidationTest, Gemm) {
   const enc_packed_b* w = packed_.get();
   float* y = y_.data();
   const float* x = x_.data();
-  ExpectInputError(enc_gemm(m_, x, k_, nullptr, nullptr, ENC_ACT_NONE, nullptr,
-                            0, y, n_),
-                   "w is NULL");
+  ExpectInputError(
+      enc_gemm(m_, x, k_, nullptr, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_),
+      "w is NULL");
   ExpectInputError(
       enc_gemm(-1, x, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_),
       "negative");
@@ -315,9 +321,9 @@ TEST_F(GemmValidationTest, Gemm) {
   ExpectInputError(
       enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, n_ - 1),
       "ldy");
-  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, res_.data(),
-                            n_ - 1, y, n_),
-                   "ldr");
+  ExpectInputError(
+      enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, res_.data(), n_ - 1, y, n_),
+      "ldr");
   ExpectInputError(enc_gemm(m_, x, k_, w, nullptr,
                             static_cast<enc_activation>(7), nullptr, 0, y, n_),
                    "activation");
@@ -329,12 +335,11 @@ TEST_F(GemmValidationTest, Gemm) {
   ExpectInputError(enc_gemm(m_, buf.data(), k_, w, nullptr, ENC_ACT_NONE,
                             nullptr, 0, buf.data() + 3, n_),
                    "x overlaps y");
-  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, y + 1, n_, y,
-                            n_),
-                   "residual overlaps y");
   ExpectInputError(
-      enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_GELU, y, n_, y, n_),
-      "without an activation");
+      enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_NONE, y + 1, n_, y, n_),
+      "residual overlaps y");
+  ExpectInputError(enc_gemm(m_, x, k_, w, nullptr, ENC_ACT_GELU, y, n_, y, n_),
+                   "without an activation");
   // Nothing was written by the failing calls.
   for (float v : y_) EXPECT_EQ(v, 0.0f);
   // m == 0 is a valid no-op, even without buffers.

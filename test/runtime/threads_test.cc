@@ -69,14 +69,17 @@ TEST_F(ThreadsTest, UsesSeveralThreads) {
     std::atomic<int> arrived{0};
     std::atomic<bool> met{false};
   } ctx;
-  enc_parallel_for(2, 1, [](void* p, int64_t, int64_t) {
-    auto* c = static_cast<Ctx*>(p);
-    c->arrived.fetch_add(1);
-    for (int i = 0; i < 2000000 && c->arrived.load() < 2; ++i) {
-      std::this_thread::yield();
-    }
-    if (c->arrived.load() == 2) c->met = true;
-  }, &ctx);
+  enc_parallel_for(
+      2, 1,
+      [](void* p, int64_t, int64_t) {
+        auto* c = static_cast<Ctx*>(p);
+        c->arrived.fetch_add(1);
+        for (int i = 0; i < 2000000 && c->arrived.load() < 2; ++i) {
+          std::this_thread::yield();
+        }
+        if (c->arrived.load() == 2) c->met = true;
+      },
+      &ctx);
   EXPECT_TRUE(ctx.met.load());
 }
 
@@ -122,24 +125,32 @@ TEST_F(ThreadsTest, NestedCallRunsInline) {
   Counter inner(2 * 1000);
   NestedCtx ctx;
   ctx.inner = &inner;
-  enc_parallel_for(2, 1, [](void* p, int64_t begin, int64_t end) {
-    auto* c = static_cast<NestedCtx*>(p);
-    for (int64_t i = begin; i < end; ++i) {
-      c->outer_chunks.fetch_add(1);
-      struct Inner {
-        Counter* counter;
-        int64_t offset;
-        std::thread::id caller;
-        bool same_thread = true;
-      } in{c->inner, i * 1000, std::this_thread::get_id()};
-      enc_parallel_for(1000, 1, [](void* q, int64_t b, int64_t e) {
-        auto* in = static_cast<Inner*>(q);
-        if (std::this_thread::get_id() != in->caller) in->same_thread = false;
-        for (int64_t j = b; j < e; ++j) in->counter->hits[in->offset + j]++;
-      }, &in);
-      if (in.same_thread) c->inline_inner.fetch_add(1);
-    }
-  }, &ctx);
+  enc_parallel_for(
+      2, 1,
+      [](void* p, int64_t begin, int64_t end) {
+        auto* c = static_cast<NestedCtx*>(p);
+        for (int64_t i = begin; i < end; ++i) {
+          c->outer_chunks.fetch_add(1);
+          struct Inner {
+            Counter* counter;
+            int64_t offset;
+            std::thread::id caller;
+            bool same_thread = true;
+          } in{c->inner, i * 1000, std::this_thread::get_id()};
+          enc_parallel_for(
+              1000, 1,
+              [](void* q, int64_t b, int64_t e) {
+                auto* in = static_cast<Inner*>(q);
+                if (std::this_thread::get_id() != in->caller)
+                  in->same_thread = false;
+                for (int64_t j = b; j < e; ++j)
+                  in->counter->hits[in->offset + j]++;
+              },
+              &in);
+          if (in.same_thread) c->inline_inner.fetch_add(1);
+        }
+      },
+      &ctx);
   EXPECT_EQ(ctx.outer_chunks.load(), 2);
   EXPECT_EQ(ctx.inline_inner.load(), 2);
   ExpectEachOnce(inner);
@@ -178,10 +189,13 @@ TEST_F(ThreadsTest, ResizeInsideLoopIsDeferred) {
   struct Ctx {
     Counter* c;
   } ctx{&c};
-  enc_parallel_for(100, 1, [](void* p, int64_t b, int64_t e) {
-    if (b == 0) enc_set_num_threads(3);
-    CountTask(static_cast<Ctx*>(p)->c, b, e);
-  }, &ctx);
+  enc_parallel_for(
+      100, 1,
+      [](void* p, int64_t b, int64_t e) {
+        if (b == 0) enc_set_num_threads(3);
+        CountTask(static_cast<Ctx*>(p)->c, b, e);
+      },
+      &ctx);
   ExpectEachOnce(c);
   EXPECT_EQ(enc_threads_count(), 3);
   Counter c3(300);

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-/* Runs fn(ctx, begin, end) on disjoint chunks that cover [0, n) exactly once. */
+/* Runs fn(ctx, begin, end) on disjoint chunks covering [0, n) exactly once. */
 typedef void (*enc_task_fn)(void *ctx, int64_t begin, int64_t end);
 
 /* The number of threads a parallel loop may use, the caller included (>= 1).
