@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -244,6 +245,42 @@ TEST(GemmTest, ConcurrentCallers) {
   }
   for (auto& th : threads) th.join();
   for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+}
+
+// A GEMM inside a parallel loop (as a kernel that splits heads might do) runs
+// inline on its thread and still gets every element right.
+TEST(GemmTest, InsideParallelFor) {
+  const int64_t m = 40, n = 96, k = 64, parts = 6;
+  std::mt19937 rng(11);
+  const std::vector<float> w = Random(n * k, rng);
+  const std::vector<float> x = Random(parts * m * k, rng);
+  Packed packed = Pack(w, n, k);
+  std::vector<float> want(parts * m * n), got(parts * m * n);
+  ASSERT_EQ(enc_gemm(parts * m, x.data(), k, packed.get(), nullptr,
+                     ENC_ACT_RELU, nullptr, 0, want.data(), n),
+            ENC_OK);
+  struct Ctx {
+    const float* x;
+    const enc_packed_b* w;
+    float* y;
+    int64_t m, n, k;
+    std::atomic<int> failures{0};
+  } ctx{x.data(), packed.get(), got.data(), m, n, k};
+  enc_parallel_for(
+      parts, 1,
+      [](void* p, int64_t begin, int64_t end) {
+        auto* c = static_cast<Ctx*>(p);
+        for (int64_t i = begin; i < end; ++i) {
+          if (enc_gemm(c->m, c->x + i * c->m * c->k, c->k, c->w, nullptr,
+                       ENC_ACT_RELU, nullptr, 0, c->y + i * c->m * c->n,
+                       c->n) != ENC_OK) {
+            c->failures++;
+          }
+        }
+      },
+      &ctx);
+  EXPECT_EQ(ctx.failures.load(), 0);
+  EXPECT_EQ(got, want);
 }
 
 TEST(GemmTest, SameResultAtOneAndTwoThreads) {
