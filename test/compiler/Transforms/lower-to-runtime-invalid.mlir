@@ -90,6 +90,21 @@ func.func @four_parts(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: te
 
 // -----
 
+// A Q view of a wider buffer next to K and V of their own: the kernel takes
+// one row stride for all three.
+func.func @strides(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
+    attributes {enc.arena_row_floats = 64 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64} {
+  %w = enc.weight "w" : tensor<16x8xf32>
+  %0 = enc.linear %x, %w {enc.row_offset = 0 : i64} : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x16xf32>
+  %q = enc.slice_columns %0 {offset = 0 : i64} : tensor<?x?x16xf32> -> tensor<?x?x8xf32>
+  // expected-error @+1 {{q, k and v must share a row stride, not 16, 8 and 8}}
+  %a = enc.attention %q, %x, %x, %len {enc.row_offset = 16 : i64, heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  %p = enc.pool none %a, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}
+
+// -----
+
 // Functions without enc.d_model are not encoders and are left alone.
 func.func @helper(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
   return %x : tensor<?x?x8xf32>
