@@ -58,8 +58,10 @@ static_assert(kSubTiles * kTileCols == static_cast<size_t>(kGemmPanel),
 // (9 x 3, and 12 x 2 with 32-column panels, measured the same).
 constexpr size_t kMr =
     kRegisters == 32 ? (kVecs == 3 ? 8 : 12) : (kVecs == 3 ? 4 : 6);
-// K block (the X slice kMr x kKc in L1) and the L2 budget of a W chunk.
-constexpr int64_t kKc = 256;
+// K block (the X slice kMr x kc, <= 24 KiB, stays in L1) and the L2 budget of
+// a W chunk. K = 768 in one block measured 3-8% faster than blocks of 256
+// (fewer partial-sum passes over Y); K = 3072 runs as 4 blocks of 768.
+constexpr int64_t kKc = 768;
 constexpr int64_t kChunkBytes = 384 * 1024;
 
 // Software prefetch distance of the W panel, in k steps.
