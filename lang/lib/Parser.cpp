@@ -16,6 +16,9 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
+#include <cstring>
+
 using namespace enc;
 namespace x3 = boost::spirit::x3;
 
@@ -85,12 +88,39 @@ ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
   if (Result.Fatal)
     return Result;
 
-  // Comments and nesting depth. Depth counts open parentheses plus the unary
-  // minus signs that lead up to an operand: each is one level of recursion.
+  // Comments, non-ASCII text and nesting depth. Depth counts open
+  // parentheses plus the unary minus signs that lead up to an operand: each
+  // is one level of recursion.
   std::vector<unsigned> MinusRunAtParen;
   unsigned Depth = 0, MinusRun = 0;
+  LastBadLine = 0;
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];
+    if (static_cast<unsigned char>(C) >= 0x80) {
+      // Valid UTF-8 (checked above), but outside a comment only ASCII has a
+      // meaning. One report per line; the parser does not run.
+      unsigned Len = utf8SequenceLength(Text, I);
+      unsigned Line = File.lineCol(I).Line;
+      if (Line != LastBadLine && !Diags.limitReached()) {
+        bool InIdentifier = (I > 0 && isIdentChar(Text[I - 1])) ||
+                            (I + Len < Text.size() && isIdentChar(Text[I + Len]));
+        llvm::StringRef Char = Text.substr(I, Len);
+        if (InIdentifier)
+          Diags.error({uint32_t(I), uint32_t(I + Len)},
+                      "non-ASCII character '" + Char +
+                          "' in identifier; identifiers are ASCII "
+                          "[A-Za-z_][A-Za-z0-9_]*");
+        else
+          Diags.error({uint32_t(I), uint32_t(I + Len)},
+                      "non-ASCII character '" + Char +
+                          "' outside a comment; identifiers are ASCII "
+                          "[A-Za-z_][A-Za-z0-9_]*");
+        LastBadLine = Line;
+      }
+      Result.Fatal = true;
+      I += Len - 1;
+      continue;
+    }
     if (C == '/' && I + 1 < Text.size() && Text[I + 1] == '/') {
       I = Text.find('\n', I);
       if (I == llvm::StringRef::npos)
@@ -161,10 +191,16 @@ private:
     skipTrivia();
     return Pos == End;
   }
+  /// The end of the token at P: a whole identifier or number (so that
+  /// recovery never restarts inside one), else one character.
+  const char *tokenEnd(const char *P) const;
+  /// The end of the last token in [From, To), or From if there is none.
+  const char *endOfLastToken(const char *From, const char *To);
   /// Skips to just past the next `;`, or to (not past) the next `}` or
-  /// `encoder`, whichever comes first.
+  /// `encoder`, whichever comes first (token by token).
   void recoverInEncoder();
-  /// Skips to the next `encoder` keyword or past the next `}`.
+  /// Skips to the next `encoder` keyword or past the next `}` (token by
+  /// token).
   void recoverAtTopLevel();
   void parseSettings(ast::Encoder *Into, uint32_t OpenBrace);
   SourceRange rangeAt(const char *P) const {
@@ -198,16 +234,19 @@ FileParser::RuleResult FileParser::parseRule(const Rule &R, Attr &Out) {
     Pos = Start;
     return RuleResult::NoMatch;
   } catch (const x3::expectation_failure<const char *> &Failure) {
-    const char *Where = Failure.where();
+    // X3 has skipped whitespace and comments before it failed, or not
+    // (when the failing parser is a lexeme): skip them to find the token
+    // that was found instead.
+    Pos = Failure.where();
+    skipTrivia();
+    const char *Where = Pos;
+    bool AtEOF = Where == End;
     std::string Expected = Failure.which();
     // A missing `;` is reported right after the previous token, as clang
     // does; anything else at the token that was found instead.
-    if (Expected != "';'") {
-      Pos = Where;
-      skipTrivia();
-      Where = Pos;
-    }
-    if (Where == End)
+    if (Expected == "';'")
+      Where = endOfLastToken(Start, Where);
+    if (AtEOF)
       Diags.error(rangeAt(Where),
                   llvm::Twine("expected ") + Expected + " at end of file");
     else
@@ -215,6 +254,31 @@ FileParser::RuleResult FileParser::parseRule(const Rule &R, Attr &Out) {
     Pos = Where;
     return RuleResult::Reported;
   }
+}
+
+const char *FileParser::tokenEnd(const char *P) const {
+  if (P == End)
+    return P;
+  if (!isIdentChar(*P))
+    return P + 1;
+  while (P != End && isIdentChar(*P))
+    ++P;
+  return P;
+}
+
+const char *FileParser::endOfLastToken(const char *From, const char *To) {
+  const char *Saved = Pos, *Last = From;
+  Pos = From;
+  while (true) {
+    skipTrivia();
+    if (Pos >= To)
+      break;
+    // X3's tokens are finer than tokenEnd's (`1e` is the number 1, then
+    // `e`): never go past To.
+    Pos = Last = std::min(tokenEnd(Pos), To);
+  }
+  Pos = Saved;
+  return Last;
 }
 
 void FileParser::recoverInEncoder() {
@@ -226,7 +290,7 @@ void FileParser::recoverInEncoder() {
       ++Pos;
       return;
     }
-    ++Pos;
+    Pos = tokenEnd(Pos);
   }
 }
 
@@ -239,7 +303,7 @@ void FileParser::recoverAtTopLevel() {
       ++Pos;
       return;
     }
-    ++Pos;
+    Pos = tokenEnd(Pos);
   }
 }
 
@@ -299,7 +363,7 @@ ast::File FileParser::parse() {
       // Resume inside the body if there is one, so that its settings are
       // still checked for syntax; they are not added to the AST.
       while (!atEnd() && *Pos != '{' && *Pos != '}' && !atKeyword("encoder"))
-        ++Pos;
+        Pos = tokenEnd(Pos);
       if (Pos != End && *Pos == '{') {
         uint32_t Brace = Pos - Begin;
         ++Pos;
