@@ -52,6 +52,11 @@ struct FactorId : Annotate {};
 struct NegateId : Annotate {};
 struct CallId : Annotate {};
 struct ArgId : Annotate {};
+struct NamedArgId : Annotate {};
+struct ArgListId {};
+struct PlainArgId : Annotate {};
+struct MulOpId : Annotate {};
+struct AddOpId : Annotate {};
 struct TermId : Annotate {};
 struct ExprId : Annotate {};
 struct EncoderHeadId : Annotate {};
@@ -67,7 +72,13 @@ const x3::rule<KeywordId> EncoderKeyword = "'encoder'";
 const x3::rule<FactorId, ast::Operand> Factor = "expression";
 const x3::rule<NegateId, ast::Negate> Negate = "expression";
 const x3::rule<CallId, ast::Call> Call = "call";
-const x3::rule<ArgId, ast::Arg> Arg = "argument";
+// A missing argument (after `=` or after a `,`) is a missing expression.
+const x3::rule<ArgId, ast::Arg> Arg = "expression";
+const x3::rule<NamedArgId, ast::Arg> NamedArg = "expression";
+const x3::rule<ArgListId, std::vector<ast::Arg>> ArgList = "expression";
+const x3::rule<PlainArgId, ast::Arg> PlainArg = "expression";
+const x3::rule<MulOpId, ast::Operation> MulOp = "expression";
+const x3::rule<AddOpId, ast::Operation> AddOp = "expression";
 const x3::rule<TermId, ast::Expr> Term = "expression";
 const x3::rule<ExprId, ast::Expr> Expr = "expression";
 
@@ -118,20 +129,28 @@ const auto EncoderKeyword_def = Keyword("encoder");
 const auto Factor_def = Number | Bool | Call | Identifier |
                         (x3::lit('(') > Expr > x3::lit(')')) | Negate;
 const auto Negate_def = x3::char_('-') > Factor;
-const auto Call_def = Identifier >> x3::lit('(') > -(Arg % ',') > x3::lit(')');
+// After a `,` an argument must follow (no trailing comma).
+const auto Call_def = Identifier >> x3::lit('(') > -ArgList > x3::lit(')');
+const auto ArgList_def = Arg >> *(x3::lit(',') > Arg);
 // The look-ahead keeps `sqrt(d_model)` from half-filling the argument's name
-// before backtracking.
-const auto Arg_def =
-    -(&(Identifier >> x3::lit('=')) >> Identifier >> x3::lit('=')) >> Expr;
-const auto Term_def = Factor >> *(x3::char_("*/") > Factor);
-const auto Expr_def = Term >> *(x3::char_("+-") > Term);
+// before backtracking; after `name =` the value is expected.
+const auto Arg_def = (&(Identifier >> x3::lit('=')) >> NamedArg) | PlainArg;
+const auto NamedArg_def = Identifier >> x3::lit('=') > Expr;
+const auto PlainArg_def = x3::attr(boost::optional<ast::Identifier>()) >> Expr;
+// Each `op operand` step is a rule of its own so that it records where it
+// ends: an error in it underlines the chain up to there.
+const auto MulOp_def = x3::char_("*/") > Factor;
+const auto AddOp_def = x3::char_("+-") > Term;
+const auto Term_def = Factor >> *MulOp;
+const auto Expr_def = Term >> *AddOp;
 
 const auto EncoderHead_def = EncoderKeyword > Identifier >
                              -(x3::lit(':') > Identifier) > x3::lit('{');
 const auto Setting_def = Identifier > x3::lit('=') > Expr > x3::lit(';');
 
 BOOST_SPIRIT_DEFINE(Skipper, Identifier, Number, Bool, EncoderKeyword, Factor,
-                    Negate, Call, Arg, Term, Expr, EncoderHead, Setting)
+                    Negate, Call, ArgList, Arg, NamedArg, PlainArg, MulOp, AddOp, Term, Expr, EncoderHead,
+                    Setting)
 
 } // namespace grammar
 } // namespace enc

@@ -221,7 +221,7 @@ TEST(ExprEvalTest, ErrorRangesCoverTheOffendingNode) {
 // binary operation ends at ast::Operation::End, which no grammar rule sets,
 // so it is empty and only the first character is underlined. Expected: the
 // whole operation, from its left operand to the end of its right operand.
-TEST(ExprEvalTest, DISABLED_BinaryErrorRangeCoversTheOperation) {
+TEST(ExprEvalTest, BinaryErrorRangeCoversTheOperation) {
   SourceRange R = errorRangeOf("100 / 3");
   EXPECT_EQ(R.Begin, 16u);
   EXPECT_EQ(R.End, 16u + 7);
