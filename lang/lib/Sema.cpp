@@ -36,6 +36,15 @@ struct Choice {
   const ast::Call *Call = nullptr; // null when written as a bare name
 };
 
+/// "a norm layout", "an activation": the article follows the noun's sound,
+/// which for these nouns is its first letter.
+constexpr int64_t MaxDModel = 65536;
+
+std::string withArticle(llvm::StringRef Noun) {
+  bool Vowel = !Noun.empty() && llvm::StringRef("aeiou").contains(Noun[0]);
+  return (Vowel ? "an " : "a ") + Noun.str();
+}
+
 std::string quoteList(llvm::ArrayRef<const char *> Items) {
   std::string Out;
   for (size_t I = 0; I < Items.size(); ++I) {
@@ -139,7 +148,7 @@ std::optional<EvalValue> EncoderResolver::lookup(const ast::Identifier &Id) {
     return std::nullopt;
   }
   if (Info->Kind == SettingKind::Choice) {
-    error(R, "'" + Id.Name + "' is a " + Info->Noun +
+    error(R, "'" + Id.Name + "' is " + withArticle(Info->Noun) +
                  ", not a number; it cannot be used in an expression");
     return std::nullopt;
   }
@@ -250,6 +259,10 @@ std::optional<EvalValue> EncoderResolver::defaultValue(llvm::StringRef Key) {
     std::optional<EvalValue> D = valueOf("d_model");
     if (!D)
       return std::nullopt;
+    // A d_model outside 1..65536 is reported by its own range rule; 4 times
+    // it would only be a cascade of that error (or an overflow).
+    if (D->K == EvalValue::Int && (D->I < 1 || D->I > MaxDModel))
+      return std::nullopt;
     int64_t V;
     if (__builtin_mul_overflow(D->I, int64_t(4), &V)) {
       error(nameRange(), "integer overflow in the default d_ff = 4 * d_model "
@@ -308,8 +321,9 @@ std::optional<Choice> EncoderResolver::choiceOf(llvm::StringRef Key) {
   }
   if (!Name) {
     const ast::Expr &V = E->Setting->Value;
-    error({V.Begin, V.End}, llvm::Twine("'") + Key + "' must name a " +
-                                Info.Noun + " (" + quoteList(Info.Choices) +
+    error({V.Begin, V.End}, llvm::Twine("'") + Key + "' must name " +
+                                withArticle(Info.Noun) + " (" +
+                                quoteList(Info.Choices) +
                                 "), not an expression");
     EntryStack.pop_back();
     return Result;
@@ -501,7 +515,7 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
     return false;
   };
 
-  bool DModelOk = checkRange("d_model", 1, 65536);
+  bool DModelOk = checkRange("d_model", 1, MaxDModel);
   if (auto Heads = intOf("heads")) {
     if (*Heads < 1) {
       ruleError("heads", "heads (" + str(*Heads) + ") must be at least 1");
@@ -562,8 +576,10 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
       else if (Spec.RelBuckets > MaxInt32Setting)
         error(R, "relative buckets (" + str(Spec.RelBuckets) +
                      ") is too large");
-      else if (Spec.RelMaxDistance <= Spec.RelBuckets / 2 ||
-               Spec.RelMaxDistance > MaxInt32Setting)
+      else if (Spec.RelMaxDistance > MaxInt32Setting)
+        error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
+                     ") is too large");
+      else if (Spec.RelMaxDistance <= Spec.RelBuckets / 2)
         error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
                      ") must be greater than buckets / 2 (" +
                      str(Spec.RelBuckets / 2) + ")");
