@@ -160,6 +160,25 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
   std::vector<enc::ModelSpec> Specs;
   if (Emit != EmitKind::AST)
     Specs = enc::resolveFile(AST, Diags);
+  // --encoder=NAME: the AST stage looks NAME up among the parsed encoders
+  // (Sema has not run), the others among the resolved ones.
+  if (!OnlyEncoder.empty() && !Diags.hasErrors() && Emit == EmitKind::AST) {
+    std::vector<StringRef> Names;
+    enc::ast::File Only;
+    for (const auto &E : AST.Encoders) {
+      Names.push_back(E.Name.Name);
+      if (E.Name.Name == OnlyEncoder && Only.Encoders.empty())
+        Only.Encoders.push_back(E);
+    }
+    if (Only.Encoders.empty()) {
+      StringRef Near = enc::closestMatch(OnlyEncoder, Names);
+      Diags.fileError("no encoder named '" + OnlyEncoder + "'" +
+                      (Near.empty() ? Twine("")
+                                    : Twine("; did you mean '") + Near + "'?"));
+    } else {
+      AST = std::move(Only);
+    }
+  }
   if (!OnlyEncoder.empty() && !Diags.hasErrors() && Emit != EmitKind::AST) {
     auto It = std::find_if(Specs.begin(), Specs.end(),
                            [](const auto &S) { return S.Name == OnlyEncoder; });
