@@ -180,6 +180,28 @@ void DiagnosticEngine::printSnippet(SourceRange Range) {
       std::min<uint32_t>(std::max(Range.End, Range.Begin + 1) - LineStart,
                          std::max<size_t>(Line.size(), CaretAt + 1));
 
+  // Only a window of a very long line (a 10 MB generated one) can be shown:
+  // split just the bytes around the caret into glyphs, not the whole line
+  // for every diagnostic. The window holds far more than MaxWidth glyphs on
+  // each side, so the "..." below still appear where the line goes on.
+  const uint32_t Reach = 2048;
+  if (Line.size() > 2 * Reach) {
+    uint32_t From = CaretAt > Reach ? CaretAt - Reach : 0;
+    uint32_t To = std::min<uint32_t>(Line.size(), CaretAt + Reach);
+    // Start and end on character boundaries, not inside a UTF-8 sequence.
+    auto IsContinuation = [&](uint32_t I) {
+      return I < Line.size() && (static_cast<unsigned char>(Line[I]) & 0xC0) == 0x80;
+    };
+    while (From < CaretAt && IsContinuation(From))
+      ++From;
+    while (To < Line.size() && IsContinuation(To))
+      ++To;
+    Line = Line.slice(From, To);
+    CaretAt -= From;
+    UnderlineEnd = std::min<uint32_t>(UnderlineEnd - From,
+                                      std::max<size_t>(Line.size(), CaretAt + 1));
+  }
+
   std::vector<Glyph> Glyphs = toGlyphs(Line);
   // A caret past the end of the line (end of file, a missing ';') points at
   // one column after the last glyph.
