@@ -36,9 +36,9 @@ namespace {
 
 constexpr int kMaxThreads = 1024;
 // Chunks per thread: more than one, so that threads that finish early (or a
-// thread the OS preempts) balance out; claimed dynamically.
-constexpr int kChunksPerThread =
-    4;  // kMaxThreads * 4 fits the ticket's 16 bits
+// thread the OS preempts) balance out; claimed dynamically. kMaxThreads *
+// kChunksPerThread fits the ticket's 16 bits.
+constexpr int kChunksPerThread = 4;
 // How long an idle worker spins on the ticket before it sleeps.
 constexpr auto kSpinTime = std::chrono::microseconds(300);
 
@@ -50,6 +50,9 @@ int HardwareThreads() {
 }
 
 inline uint64_t Generation(uint64_t ticket) { return ticket >> 32; }
+inline uint64_t NextGeneration(uint64_t ticket) {
+  return (Generation(ticket) + 1) & 0xFFFFFFFFu;  // wraps within 32 bits
+}
 inline int64_t ChunkCount(uint64_t ticket) { return (ticket >> 16) & 0xFFFF; }
 inline int64_t NextChunk(uint64_t ticket) { return ticket & 0xFFFF; }
 
@@ -92,7 +95,7 @@ class Pool {
     n_ = n;
     done_chunks_.store(0, std::memory_order_relaxed);
     const uint64_t gen =
-        Generation(ticket_.load(std::memory_order_relaxed)) + 1;
+        NextGeneration(ticket_.load(std::memory_order_relaxed));
     {
       std::lock_guard<std::mutex> sleep_lock(sleep_mutex_);
       ticket_.store((gen << 32) | (static_cast<uint64_t>(chunks) << 16),
@@ -179,7 +182,7 @@ class Pool {
         std::lock_guard<std::mutex> sleep_lock(sleep_mutex_);
         // A new generation with no chunks wakes every worker.
         const uint64_t gen =
-            Generation(ticket_.load(std::memory_order_relaxed)) + 1;
+            NextGeneration(ticket_.load(std::memory_order_relaxed));
         ticket_.store(gen << 32, std::memory_order_release);
       }
       wake_.notify_all();
