@@ -190,7 +190,8 @@ void DiagnosticEngine::printSnippet(SourceRange Range) {
     uint32_t To = std::min<uint32_t>(Line.size(), CaretAt + Reach);
     // Start and end on character boundaries, not inside a UTF-8 sequence.
     auto IsContinuation = [&](uint32_t I) {
-      return I < Line.size() && (static_cast<unsigned char>(Line[I]) & 0xC0) == 0x80;
+      return I < Line.size() &&
+             (static_cast<unsigned char>(Line[I]) & 0xC0) == 0x80;
     };
     while (From < CaretAt && IsContinuation(From))
       ++From;
@@ -198,8 +199,8 @@ void DiagnosticEngine::printSnippet(SourceRange Range) {
       ++To;
     Line = Line.slice(From, To);
     CaretAt -= From;
-    UnderlineEnd = std::min<uint32_t>(UnderlineEnd - From,
-                                      std::max<size_t>(Line.size(), CaretAt + 1));
+    UnderlineEnd = std::min<uint32_t>(
+        UnderlineEnd - From, std::max<size_t>(Line.size(), CaretAt + 1));
   }
 
   std::vector<Glyph> Glyphs = toGlyphs(Line);

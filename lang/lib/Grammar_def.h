@@ -149,8 +149,8 @@ const auto EncoderHead_def = EncoderKeyword > Identifier >
 const auto Setting_def = Identifier > x3::lit('=') > Expr > x3::lit(';');
 
 BOOST_SPIRIT_DEFINE(Skipper, Identifier, Number, Bool, EncoderKeyword, Factor,
-                    Negate, Call, ArgList, Arg, NamedArg, PlainArg, MulOp, AddOp, Term, Expr, EncoderHead,
-                    Setting)
+                    Negate, Call, ArgList, Arg, NamedArg, PlainArg, MulOp,
+                    AddOp, Term, Expr, EncoderHead, Setting)
 
 } // namespace grammar
 } // namespace enc

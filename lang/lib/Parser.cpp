@@ -102,8 +102,9 @@ ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
       unsigned Len = utf8SequenceLength(Text, I);
       unsigned Line = File.lineCol(I).Line;
       if (Line != LastBadLine && !Diags.limitReached()) {
-        bool InIdentifier = (I > 0 && isIdentChar(Text[I - 1])) ||
-                            (I + Len < Text.size() && isIdentChar(Text[I + Len]));
+        bool InIdentifier =
+            (I > 0 && isIdentChar(Text[I - 1])) ||
+            (I + Len < Text.size() && isIdentChar(Text[I + Len]));
         llvm::StringRef Char = Text.substr(I, Len);
         if (InIdentifier)
           Diags.error({uint32_t(I), uint32_t(I + Len)},

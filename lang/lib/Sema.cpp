@@ -321,10 +321,9 @@ std::optional<Choice> EncoderResolver::choiceOf(llvm::StringRef Key) {
   }
   if (!Name) {
     const ast::Expr &V = E->Setting->Value;
-    error({V.Begin, V.End}, llvm::Twine("'") + Key + "' must name " +
-                                withArticle(Info.Noun) + " (" +
-                                quoteList(Info.Choices) +
-                                "), not an expression");
+    error({V.Begin, V.End},
+          llvm::Twine("'") + Key + "' must name " + withArticle(Info.Noun) +
+              " (" + quoteList(Info.Choices) + "), not an expression");
     EntryStack.pop_back();
     return Result;
   }
