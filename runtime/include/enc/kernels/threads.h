@@ -24,7 +24,9 @@ int enc_threads_count(void);
 /* Splits [0, n) into contiguous chunks of at least `grain` indices (grain < 1
  * counts as 1), at most 4 per thread of enc_threads_count(), of near-equal
  * size, and runs them in parallel; threads claim chunks dynamically, so a
- * thread that is late or preempted takes fewer. n <= 0 does nothing. */
+ * thread that is late or preempted takes fewer. At most enc_threads_count()
+ * calls of fn run at once, but a chunk is not tied to a thread: size scratch
+ * per chunk (or per call of fn), not per thread. n <= 0 does nothing. */
 void enc_parallel_for(int64_t n, int64_t grain, enc_task_fn fn, void *ctx);
 
 #ifdef __cplusplus
