@@ -404,6 +404,9 @@ LogicalResult FunctionLowering::emitForward() {
     Location L = Op.getLoc();
     if (isa<WeightOp, ConcatWeightsOp, arith::ConstantOp>(Op))
       continue;
+    if (isa<PositionalTableOp>(Op))
+      return Op.emitError("positional table not folded: run "
+                          "enc-fold-positional first");
     if (!isa<func::ReturnOp, SliceColumnsOp, PoolOp>(Op) &&
         !Op.hasAttr("enc.row_offset"))
       return Op.emitError("not planned: run enc-plan-buffers first");

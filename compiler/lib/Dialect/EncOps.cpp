@@ -114,6 +114,9 @@ LogicalResult ConcatWeightsOp::verify() {
   int64_t Rows = 0;
   for (auto [I, Part] : llvm::enumerate(getParts())) {
     Type T = Part.getType();
+    if (rank(T) < 1 || rank(T) > 2)
+      return emitOpError() << "part #" << I << " must be a vector or a matrix, "
+                           << "not " << T;
     if (rank(T) != rank(First) || (rank(T) == 2 && width(T) != width(First)))
       return emitOpError() << "part #" << I << " is " << str(shape(T))
                            << ", which does not stack under part #0, "
@@ -121,7 +124,7 @@ LogicalResult ConcatWeightsOp::verify() {
     Rows += shape(T)[0];
   }
   Type R = getResult().getType();
-  if (rank(R) != rank(First) || shape(R)[0] != Rows ||
+  if (rank(R) != rank(First) || rank(R) < 1 || shape(R)[0] != Rows ||
       (rank(R) == 2 && width(R) != width(First)))
     return emitOpError() << "result is " << str(shape(R)) << ", but the parts "
                          << "stack to " << Rows << " rows";
@@ -290,7 +293,8 @@ LogicalResult AttentionOp::verify() {
   auto expectTables = [&](size_t N, StringRef What) -> LogicalResult {
     if (Tables.size() != N)
       return emitOpError() << "positional " << What << " takes " << N
-                           << " tables, not " << Tables.size();
+                           << (N == 1 ? " table" : " tables") << ", not "
+                           << Tables.size();
     return success();
   };
   switch (getPositional()) {
@@ -343,4 +347,12 @@ LogicalResult PoolOp::verify() {
                          << " gives [batch, " << width(In) << "], not "
                          << str(shape(R));
   return success();
+}
+
+LogicalResult ActivationOp::verify() {
+  return verifyActivation(*this, getType(), "input");
+}
+
+LogicalResult AddOp::verify() {
+  return verifyActivation(*this, getType(), "operands");
 }

@@ -1,6 +1,5 @@
 // RUN: encc-opt %s -split-input-file -verify-diagnostics
-// XFAIL: *
-// BUG: enc.add and enc.activation have no verifier, so a rank-0 (or any
+// Was a bug: enc.add and enc.activation have no verifier, so a rank-0 (or any
 // non-[batch, seq, width]) tensor is accepted, and enc-plan-buffers then
 // crashes (SIGSEGV: getShape().back() of an empty shape):
 //   encc-opt --enc-plan-buffers on

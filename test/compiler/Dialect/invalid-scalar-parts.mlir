@@ -1,6 +1,5 @@
 // RUN: encc-opt %s -split-input-file -verify-diagnostics
-// XFAIL: *
-// BUG: ConcatWeightsOp::verify reads shape()[0] of a rank-0 part without
+// Was a bug: ConcatWeightsOp::verify reads shape()[0] of a rank-0 part without
 // checking the rank first, and encc-opt crashes (SIGSEGV in the verifier)
 // instead of reporting an error. Weights are rank 1 or 2, so a rank-0 part
 // must be rejected with a diagnostic.

@@ -512,7 +512,7 @@ func.func @attention_rope_width(%q: tensor<?x?x8xf32>, %len: tensor<?xi32>, %t: 
 // -----
 
 func.func @attention_alibi_tables(%q: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x?x8xf32> {
-  // expected-error @+1 {{'enc.attention' op positional alibi takes 1 tables, not 0}}
+  // expected-error @+1 {{'enc.attention' op positional alibi takes 1 table, not 0}}
   %0 = enc.attention %q, %q, %q, %len {heads = 2 : i64, positional = #enc<attn_positional alibi>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
   return %0 : tensor<?x?x8xf32>
 }

@@ -1,6 +1,5 @@
 // RUN: encc-opt %s --enc-lower-to-runtime -verify-diagnostics
-// XFAIL: *
-// BUG: a planned function whose enc.positional_table was never folded is
+// Was a bug: a planned function whose enc.positional_table was never folded is
 // refused with "not planned: run enc-plan-buffers first" on the table,
 // although enc-plan-buffers did run (the table is not an arena buffer and
 // never gets a row offset). The message should name the pass that is

@@ -159,6 +159,7 @@ def Enc_ActivationOp : Enc_Op<"activation", [Pure, SameOperandsAndResultType]> {
   let arguments = (ins Enc_ActivationAttr:$kind, Enc_F32Tensor:$input);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = "custom<ActivationKind>($kind) $input attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Enc_AddOp : Enc_Op<"add", [Pure, SameOperandsAndResultType, Commutative]> {
@@ -172,6 +173,7 @@ def Enc_AddOp : Enc_Op<"add", [Pure, SameOperandsAndResultType, Commutative]> {
   let arguments = (ins Enc_F32Tensor:$lhs, Enc_F32Tensor:$rhs);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasVerifier = 1;
 }
 
 def Enc_NormOp : Enc_Op<"norm", [Pure]> {
