@@ -9,7 +9,7 @@ packages=(
   clang-19 libclang-rt-19-dev
   libboost-dev nlohmann-json3-dev libhwy-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libdnnl-dev libopenblas-dev
+  libdnnl-dev libopenblas-dev libopenblas0-openmp
   python3 python3-numpy python3-torch
 )
 

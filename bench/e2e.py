@@ -1,0 +1,498 @@
+#!/usr/bin/python3
+"""End-to-end benchmark: encc vs ONNX Runtime vs PyTorch on the same weights.
+
+Run through bench/run_e2e.sh (which builds encc and the runtime and installs
+the node dependencies); see bench/README.md. Run with /usr/bin/python3.
+
+For every model: `encc X.enc -o model.o` (timed), the C++ runner
+(encc_runner.cpp) built against it, random weights written once as F32
+safetensors (test/e2e/reference.random_weights), the same file loaded into
+torch.nn.TransformerEncoder (torch_runner.py) and exported with
+torch.onnx.export for onnxruntime-node (ort_runner.js). For every thread count
+the three runners are long-lived processes; for each configuration they get
+the same input, their outputs are compared (max |x - encc| over the valid
+rows), then they are timed run by run, interleaved (the order rotates every
+round), so that drift hits all three alike.
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
+import reference  # noqa: E402
+import safetensors_io  # noqa: E402
+
+PY = "/usr/bin/python3"
+OPENBLAS_OPENMP = "/usr/lib/x86_64-linux-gnu/openblas-openmp"
+ENGINES = ("encc", "ort", "torch")
+
+# model key -> (.enc path relative to ROOT, encoder name)
+MODELS = {
+    "seed_toy": ("examples/seed_toy/seed_toy.enc", "seed_toy"),
+    "tiny": ("bench/models/tiny.enc", "tiny"),
+    "base2017": ("bench/models/transformer_base_emb.enc", "transformer_base_emb"),
+    "bert": ("bench/models/bert_base_emb.enc", "bert_base_emb"),
+    "bert_preln": ("bench/models/bert_base_emb.enc", "bert_base_emb_preln"),
+}
+RAGGED = [int(v) for v in np.linspace(16, 128, 8)]  # 16, 32, ..., 128
+
+# name, model, batch, seq, lengths (None: full), also time each sequence alone
+CONFIGS = [
+    ("seed_toy b1s5", "seed_toy", 1, 5, None, False),
+    ("tiny b1s128", "tiny", 1, 128, None, False),
+    ("base2017 b1s128", "base2017", 1, 128, None, False),
+    ("bert b1s128", "bert", 1, 128, None, False),
+    ("bert b8s128", "bert", 8, 128, None, False),
+    ("bert b1s512", "bert", 1, 512, None, False),
+    ("bert-preln b1s128", "bert_preln", 1, 128, None, False),
+    ("bert b8 ragged16-128", "bert", 8, 128, RAGGED, True),
+]
+QUICK_CONFIGS = ["seed_toy b1s5", "tiny b1s128", "tiny b8 ragged16-128"]
+EXTRA_CONFIGS = {"tiny b8 ragged16-128": ("tiny b8 ragged16-128", "tiny", 8, 128, RAGGED, True)}
+
+
+def log(msg):
+    print("[e2e %s] %s" % (time.strftime("%H:%M:%S"), msg), file=sys.stderr, flush=True)
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise SystemExit("command failed (%d): %s\n%s%s" % (r.returncode, " ".join(cmd),
+                                                              r.stdout, r.stderr))
+    return r
+
+
+def flops(spec, lengths):
+    """Useful FLOPs of one forward: the GEMMs and the two attention products
+    over the valid rows of every sequence (padding not counted)."""
+    d, f, n = spec["d_model"], spec["d_ff"], spec["blocks"]
+    total = 0
+    for L in lengths:
+        total += n * (2 * L * (4 * d * d + 2 * d * f) + 4 * L * L * d)
+    return total
+
+
+# --------------------------------------------------------------------------
+# runners
+# --------------------------------------------------------------------------
+class Runner:
+    """A long-lived runner process speaking the line protocol of
+    encc_runner.cpp / torch_runner.py / ort_runner.js."""
+
+    def __init__(self, name, cmd, env):
+        self.name = name
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     env=env, text=True, bufsize=1)
+        first = self._read()
+        if first[0] != "loaded":
+            raise SystemExit("%s: unexpected first line %r" % (name, first))
+        self.load_ms = float(first[1])
+        self.threads_in_use = int(first[2])
+        self.rss_before_load = int(first[3]) if len(first) > 3 else 0
+
+    def _read(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit("%s runner died (exit %s)" % (self.name, self.proc.wait()))
+        return line.split()
+
+    def ask(self, line):
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        return self._read()
+
+    def case(self, b, s, inp, lens, out="-"):
+        r = self.ask("case %d %d %s %s %s" % (b, s, inp, lens or "-", out))
+        assert r[0] == "ok", r
+        return int(r[1])
+
+    def run(self, n):
+        r = self.ask("run %d" % n)
+        assert r[0] == "times", r
+        i = r.index("cpu")
+        return [float(v) for v in r[1:i]], float(r[i + 1]), float(r[i + 3])
+
+    def rss(self):
+        r = self.ask("rss")
+        return int(r[1])
+
+    def close(self):
+        try:
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.proc.wait(timeout=60)
+
+
+def peer_env(threads, openblas_openmp):
+    e = dict(os.environ)
+    for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        e.pop(k, None)
+    for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        e[k] = str(threads)
+    if openblas_openmp:
+        e["LD_LIBRARY_PATH"] = OPENBLAS_OPENMP + (
+            ":" + e["LD_LIBRARY_PATH"] if e.get("LD_LIBRARY_PATH") else "")
+    return e
+
+
+def encc_env(threads):
+    e = dict(os.environ)
+    e["ENC_NUM_THREADS"] = str(threads)
+    return e
+
+
+# --------------------------------------------------------------------------
+# building
+# --------------------------------------------------------------------------
+class Paths:
+    def __init__(self, build, work):
+        self.build = build
+        self.work = work
+        self.encc = os.path.join(build, "bin", "encc")
+        self.lib = os.path.join(build, "runtime", "libenc_runtime.a")
+        self.include = os.path.join(ROOT, "runtime", "include")
+        self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
+        self.link = ["-lhwy", "-lhwy_contrib", "-lpthread"]
+
+
+def fma_peaks(paths, threads):
+    exe = os.path.join(paths.build, "bin", "fma_peak")
+    source = "build/bin/fma_peak"
+    if not os.path.exists(exe):
+        exe = os.path.join(paths.work, "fma_runner")
+        run([paths.cxx, "-std=c++17", "-O2", os.path.join(HERE, "fma_runner.cpp"), "-o", exe,
+             "-lpthread"])
+        source = "bench/fma_runner.cpp"
+        out = run([exe] + [str(t) for t in threads]).stdout
+    else:
+        out = run([exe]).stdout
+    peaks = {int(t): float(g) for t, g in re.findall(r"threads=(\d+):\s*([\d.]+)", out)}
+    return peaks, source
+
+
+def build_model(paths, key, seed, skip_onnx):
+    enc_rel, encoder = MODELS[key]
+    enc = os.path.join(ROOT, enc_rel)
+    d = os.path.join(paths.work, key)
+    os.makedirs(d, exist_ok=True)
+    spec_doc = json.loads(run([paths.encc, enc, "--emit=spec", "--encoder=" + encoder]).stdout)
+    spec = spec_doc["encoders"][0]
+    spec_path = os.path.join(d, "spec.json")
+    with open(spec_path, "w") as f:
+        json.dump(spec, f, indent=1)
+    obj = os.path.join(d, "model.o")
+    compile_s = []
+    for _ in range(3):  # compile time: best of 3
+        t0 = time.perf_counter()
+        run([paths.encc, enc, "--encoder=" + encoder, "-o", obj])
+        compile_s.append(time.perf_counter() - t0)
+    exe = os.path.join(d, "encc_runner")
+    run([paths.cxx, "-std=c++17", "-O2", "-I" + paths.include, "-DENC_MODEL=" + encoder,
+         "-DENC_D_MODEL=%d" % spec["d_model"],
+         "-include", os.path.join(d, "model.h"), os.path.join(HERE, "encc_runner.cpp"), obj,
+         paths.lib, "-o", exe] + paths.link)
+
+    weights = os.path.join(d, "weights.safetensors")
+    onnx = os.path.join(d, "model.onnx")
+    shapes = reference.weight_shapes(spec)
+    weight_bytes = 4 * sum(int(np.prod(s)) for s in shapes.values())
+    spec_key = {k: v for k, v in spec.items() if k != "location"}
+    w_stamp = json.dumps({"spec": spec_key, "seed": seed}, sort_keys=True)
+    o_stamp = json.dumps({"weights": w_stamp,
+                          "runner": _digest(os.path.join(HERE, "torch_runner.py"))}, sort_keys=True)
+    w_stamp_path = os.path.join(d, "weights.stamp")
+    o_stamp_path = os.path.join(d, "onnx.stamp")
+    if not (_read(w_stamp_path) == w_stamp and os.path.exists(weights)):
+        log("%s: random weights (seed %d) -> %s" % (key, seed, weights))
+        w = reference.random_weights(spec, seed)
+        safetensors_io.write_safetensors(weights, {k: v.astype(np.float32) for k, v in w.items()},
+                                         "F32")
+        del w
+        with open(w_stamp_path, "w") as f:
+            f.write(w_stamp)
+    if not skip_onnx and not (_read(o_stamp_path) == o_stamp and os.path.exists(onnx)):
+        log("%s: torch.onnx.export -> %s" % (key, onnx))
+        run([PY, os.path.join(HERE, "torch_runner.py"), "export", spec_path, weights, onnx],
+            env=peer_env(1, False))
+        with open(o_stamp_path, "w") as f:
+            f.write(o_stamp)
+    return {"key": key, "spec": spec, "spec_path": spec_path, "exe": exe, "weights": weights,
+            "onnx": onnx, "dir": d, "compile_s": min(compile_s), "weight_bytes": weight_bytes}
+
+
+def _read(path):
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read()
+
+
+def _digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+def write_inputs(model, name, b, s, lengths, seed):
+    d = os.path.join(model["dir"], re.sub(r"[^A-Za-z0-9_.-]", "_", name))
+    os.makedirs(d, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((b, s, model["spec"]["d_model"])).astype("<f4")
+    inp = os.path.join(d, "input.f32")
+    x.tofile(inp)
+    lens = None
+    if lengths is not None:
+        lens = os.path.join(d, "lengths.i32")
+        np.asarray(lengths, dtype="<i4").tofile(lens)
+    return d, inp, lens
+
+
+# --------------------------------------------------------------------------
+# measuring
+# --------------------------------------------------------------------------
+def interleaved(runners, warmup, runs):
+    """Warm-up, then `runs` rounds of one forward each, engine order rotating
+    every round. -> {engine: {"ms": [...], "cpu": s, "wall": s}}"""
+    for r in runners.values():
+        r.run(warmup)
+    res = {k: {"ms": [], "cpu": 0.0, "wall": 0.0} for k in runners}
+    order = list(runners)
+    for i in range(runs):
+        for k in order[i % len(order):] + order[:i % len(order)]:
+            ms, cpu, wall = runners[k].run(1)
+            res[k]["ms"] += ms
+            res[k]["cpu"] += cpu
+            res[k]["wall"] += wall
+    return res
+
+
+def valid_rows_diff(a, b, bsz, s, d, lengths):
+    a = a.reshape(bsz, s, d).astype(np.float64)
+    b = b.reshape(bsz, s, d).astype(np.float64)
+    m = 0.0
+    for i in range(bsz):
+        L = s if lengths is None else lengths[i]
+        if L:
+            m = max(m, float(np.abs(a[i, :L] - b[i, :L]).max()))
+    return m
+
+
+def bench_config(runners, model, cfg, args, seed):
+    name, _, b, s, lengths, alone = cfg
+    d = model["spec"]["d_model"]
+    cdir, inp, lens = write_inputs(model, name, b, s, lengths, seed)
+    outs, info = {}, {}
+    for k, r in runners.items():
+        out = os.path.join(cdir, "out.%s.f32" % k)
+        info[k] = r.case(b, s, inp, lens, out)
+        outs[k] = np.fromfile(out, dtype="<f4")
+    diffs = {k: valid_rows_diff(outs[k], outs["encc"], b, s, d, lengths)
+             for k in runners if k != "encc"}
+    res = interleaved(runners, args.warmup, args.runs)
+    row = {"config": name, "batch": b, "seq": s, "lengths": lengths, "diff": diffs,
+           "workspace": info["encc"], "torch_fast_path": bool(info.get("torch")),
+           "flops": flops(model["spec"], lengths or [s] * b), "res": res}
+    if alone:
+        row["alone"] = {}
+        for i, L in enumerate(lengths):
+            x = np.fromfile(inp, dtype="<f4").reshape(b, s, d)[i:i + 1, :L]
+            one = os.path.join(cdir, "alone%d.f32" % L)
+            x.tofile(one)
+            for r in runners.values():
+                r.case(1, L, one, None)
+            row["alone"][L] = interleaved(runners, args.warmup, args.runs)
+    return row
+
+
+def rss_probe(model, cfg, seed):
+    """A fresh encc runner: load (timed), one forward of the config, ru_maxrss."""
+    name, _, b, s, lengths, _ = cfg
+    _, inp, lens = write_inputs(model, name, b, s, lengths, seed)
+    r = Runner("encc", [model["exe"], model["weights"], "1"], encc_env(1))
+    ws = r.case(b, s, inp, lens)
+    r.run(1)
+    rss = r.rss()
+    r.close()
+    return {"load_ms": r.load_ms, "rss": rss, "rss_base": r.rss_before_load, "workspace": ws}
+
+
+# --------------------------------------------------------------------------
+# report
+# --------------------------------------------------------------------------
+def med(v):
+    return statistics.median(v)
+
+
+def fmt_lat(v):
+    return "%s [%s-%s]" % (_ms(med(v)), _ms(min(v)), _ms(max(v)))
+
+
+def _ms(x):
+    return "%.3g" % x if x < 10 else "%.0f" % x if x >= 100 else "%.1f" % x
+
+
+def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
+    print()
+    print("encc vs ONNX Runtime (onnxruntime-node, 'all') vs PyTorch %s (nn.TransformerEncoder fast "
+          "path, OpenBLAS-OpenMP)" % _torch_version())
+    print("latency ms: median [min-max] of %d interleaved runs after %d warm-up; "
+          "GFLOP/s and %%peak for encc (useful FLOPs, padding not counted)" % (args.runs, args.warmup))
+    print("FMA peak (%s): %s" % (peak_src, ", ".join("%d thr %.1f GFLOP/s" % (t, g)
+                                                     for t, g in sorted(peaks.items()))))
+    print("load average before the run: %s" % load_avg)
+    hdr = ["config", "thr", "encc ms", "ORT ms", "torch ms", "GFLOP/s", "%peak", "ORT/encc",
+           "torch/encc", "cpu/wall e|o|t", "|ORT-encc|", "|torch-encc|"]
+    table = []
+    for row in rows:
+        r = row["res"]
+        e, o, t = (med(r[k]["ms"]) for k in ENGINES)
+        gf = row["flops"] / (e * 1e-3) * 1e-9
+        pk = peaks.get(row["threads"])
+        table.append([row["config"], str(row["threads"]), fmt_lat(r["encc"]["ms"]),
+                      fmt_lat(r["ort"]["ms"]), fmt_lat(r["torch"]["ms"]), "%.1f" % gf,
+                      "%.0f%%" % (100 * gf / pk) if pk else "-", "%.2f" % (o / e), "%.2f" % (t / e),
+                      "|".join("%.2f" % (r[k]["cpu"] / r[k]["wall"]) for k in ENGINES),
+                      "%.1e" % row["diff"]["ort"], "%.1e" % row["diff"]["torch"]])
+    _print_table(hdr, table)
+
+    ragged = [row for row in rows if "alone" in row]
+    if ragged:
+        print()
+        print("ragged batch vs the same sequences run alone (sum of the medians of batch-1 runs)")
+        hdr = ["config", "thr"] + sum([[k + " batch", k + " sum alone", k + " ratio"]
+                                       for k in ENGINES], [])
+        table = []
+        for row in ragged:
+            line = [row["config"] + " " + ",".join(map(str, row["lengths"])), str(row["threads"])]
+            for k in ENGINES:
+                bt = med(row["res"][k]["ms"])
+                sa = sum(med(v[k]["ms"]) for v in row["alone"].values())
+                line += [_ms(bt), _ms(sa), "%.2f" % (bt / sa)]
+            table.append(line)
+        _print_table(hdr, table)
+
+    print()
+    print("encc: compile time (best of 3), load (safetensors -> packed, fresh process), memory")
+    hdr = ["config", "encc compile s", "load ms", "fp32 weights MB", "workspace MB",
+           "peak RSS MB", "RSS before load MB", "(RSS-before)/(weights+ws)"]
+    table = []
+    for name, p in probes.items():
+        m = models[p["model"]]
+        wb = m["weight_bytes"]
+        table.append([name, "%.3f" % m["compile_s"], "%.1f" % p["load_ms"], "%.1f" % (wb / 1e6),
+                      "%.2f" % (p["workspace"] / 1e6), "%.1f" % (p["rss"] / 1e6),
+                      "%.1f" % (p["rss_base"] / 1e6),
+                      "%.2f" % ((p["rss"] - p["rss_base"]) / (wb + p["workspace"]))])
+    _print_table(hdr, table)
+    fast = sorted({row["config"] for row in rows if not row["torch_fast_path"]})
+    if fast:
+        print("note: torch did not take its fused fast path on: " + ", ".join(fast))
+
+
+def _torch_version():
+    try:
+        return run([PY, "-c", "import torch; print(torch.__version__)"]).stdout.strip()
+    except SystemExit:
+        return "?"
+
+
+def _print_table(hdr, table):
+    w = [max(len(str(x)) for x in col) for col in zip(hdr, *table)]
+    for line in [hdr] + table:
+        print("  ".join(str(x).ljust(n) if i == 0 else str(x).rjust(n)
+                        for i, (x, n) in enumerate(zip(line, w))))
+
+
+# --------------------------------------------------------------------------
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: %s, 5 runs, 1 warm-up" % ", ".join(QUICK_CONFIGS))
+    ap.add_argument("--runs", type=int, default=None, help="timed runs per engine (default 25)")
+    ap.add_argument("--warmup", type=int, default=None, help="warm-up runs (default 3)")
+    ap.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
+    ap.add_argument("--config", action="append", default=[],
+                    help="run only these configurations (repeatable; names as printed)")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--work", default=None, help="scratch (default BUILD/bench-e2e)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", default=None, help="also write the raw results here")
+    args = ap.parse_args()
+    args.runs = args.runs or (5 if args.quick else 25)
+    args.warmup = args.warmup if args.warmup is not None else (1 if args.quick else 3)
+    threads = [int(t) for t in args.threads.split(",")]
+    all_configs = CONFIGS + list(EXTRA_CONFIGS.values())
+    names = args.config or (QUICK_CONFIGS if args.quick else [c[0] for c in CONFIGS])
+    by_name = {c[0]: c for c in all_configs}
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise SystemExit("unknown configuration(s) %s; known: %s" % (unknown, list(by_name)))
+    configs = [by_name[n] for n in names]
+    paths = Paths(args.build, args.work or os.path.join(args.build, "bench-e2e"))
+    os.makedirs(paths.work, exist_ok=True)
+    load_avg = open("/proc/loadavg").read().split()[:3]
+
+    peaks, peak_src = fma_peaks(paths, threads)
+    log("FMA peak from %s: %s" % (peak_src, peaks))
+    models = {}
+    for c in configs:
+        if c[1] not in models:
+            log("building %s" % c[1])
+            models[c[1]] = build_model(paths, c[1], args.seed, False)
+
+    probes = {}
+    for c in configs:
+        p = rss_probe(models[c[1]], c, args.seed)
+        p["model"] = c[1]
+        probes[c[0]] = p
+
+    rows = []
+    for t in threads:
+        for key, m in models.items():
+            log("threads %d, %s: starting runners" % (t, key))
+            runners = {
+                "encc": Runner("encc", [m["exe"], m["weights"], str(t)], encc_env(t)),
+                "ort": Runner("ort", ["node", os.path.join(HERE, "ort_runner.js"), m["onnx"], str(t)],
+                              peer_env(t, False)),
+                "torch": Runner("torch", [PY, os.path.join(HERE, "torch_runner.py"), "serve",
+                                          m["spec_path"], m["weights"], str(t)], peer_env(t, True)),
+            }
+            try:
+                for c in configs:
+                    if c[1] != key:
+                        continue
+                    log("threads %d: %s" % (t, c[0]))
+                    row = bench_config(runners, m, c, args, args.seed)
+                    row["threads"] = t
+                    row["load_ms"] = {k: r.load_ms for k, r in runners.items()}
+                    rows.append(row)
+            finally:
+                for r in runners.values():
+                    r.close()
+    order = {c[0]: i for i, c in enumerate(configs)}
+    rows.sort(key=lambda r: (order[r["config"]], r["threads"]))
+    print_report(rows, peaks, peak_src, probes, models, args, " ".join(load_avg))
+    print("load average after the run: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rows": rows, "peaks": peaks, "probes": probes,
+                       "models": {k: {kk: vv for kk, vv in v.items() if kk != "spec"}
+                                  for k, v in models.items()}}, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,180 @@
+#!/usr/bin/python3
+"""PyTorch side of bench/e2e.py (run with /usr/bin/python3).
+
+  torch_runner.py serve SPEC.json WEIGHTS.safetensors THREADS
+      Long-lived: builds torch.nn.TransformerEncoder (batch_first, eval, fp32)
+      with the spec's weights, sinusoidal positions added to the input, and
+      answers the same stdin protocol as encc_runner.cpp:
+        case B S INPUT.f32 LENGTHS.i32|- [OUT.f32|-] -> "ok FASTPATH" (1 when
+             the fused fast path _transformer_encoder_layer_fwd ran)
+        run N  -> "times T1..TN cpu CPU_S wall WALL_S"
+        quit
+      Everything runs under torch.inference_mode(), so the fast path is taken.
+  torch_runner.py export SPEC.json WEIGHTS.safetensors OUT.onnx
+      torch.onnx.export of the same module (traced on the plain path, dynamic
+      batch and sequence axes; inputs x [B,S,d] float32 and mask [B,S] bool,
+      True = padding, as src_key_padding_mask).
+"""
+import json
+import os
+import resource
+import sys
+import time
+import warnings
+
+import numpy as np
+import torch
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
+import reference  # noqa: E402
+import safetensors_io  # noqa: E402
+
+
+class Encoder(torch.nn.Module):
+    """x + PE (the spec's interleaved sinusoidal table) -> TransformerEncoder."""
+
+    def __init__(self, spec):
+        super().__init__()
+        s = reference.normalize_spec(spec)
+        if (s["vocab"] or s["positional"]["scheme"] != "sinusoidal" or s["norm_type"] != "layernorm"
+                or not s["bias"] or s["embed_norm"] or s["pooling"] != "none"
+                or s["activation"] not in ("relu", "gelu") or s["embed_scale"] != 1.0
+                or s["final_norm"] != (s["norm"] == "pre")):
+            raise SystemExit("torch_runner: %s is not expressible as nn.TransformerEncoder" % s["name"])
+        d = s["d_model"]
+        layer = torch.nn.TransformerEncoderLayer(
+            d, s["heads"], dim_feedforward=s["d_ff"], dropout=0.0, activation=s["activation"],
+            layer_norm_eps=s["eps"], batch_first=True, norm_first=s["norm"] == "pre")
+        final = torch.nn.LayerNorm(d, eps=s["eps"]) if s["final_norm"] else None
+        self.encoder = torch.nn.TransformerEncoder(layer, s["blocks"], norm=final)
+        pe = reference.sinusoidal_table(s["max_len"], d).astype(np.float32)
+        self.register_buffer("pe", torch.from_numpy(pe))
+        self.spec = s
+
+    def forward(self, x, mask=None):
+        return self.encoder(x + self.pe[: x.shape[1]], src_key_padding_mask=mask)
+
+
+def load_weights(module, path):
+    """spec weight names (section 6) -> the TransformerEncoder's parameters
+    (the inverse of test/e2e/torch_export.export_weights)."""
+    w, _ = safetensors_io.read_safetensors(path, as_float64=False)
+    t = {k: torch.from_numpy(np.ascontiguousarray(v, dtype=np.float32)) for k, v in w.items()}
+    sd = {"pe": module.pe}
+    for i in range(module.spec["blocks"]):
+        p, q = "blocks.%d." % i, "encoder.layers.%d." % i
+        sd[q + "self_attn.in_proj_weight"] = torch.cat([t[p + "attn.%s.weight" % m] for m in "qkv"])
+        sd[q + "self_attn.in_proj_bias"] = torch.cat([t[p + "attn.%s.bias" % m] for m in "qkv"])
+        sd[q + "self_attn.out_proj.weight"] = t[p + "attn.o.weight"]
+        sd[q + "self_attn.out_proj.bias"] = t[p + "attn.o.bias"]
+        sd[q + "linear1.weight"] = t[p + "ffn.up.weight"]
+        sd[q + "linear1.bias"] = t[p + "ffn.up.bias"]
+        sd[q + "linear2.weight"] = t[p + "ffn.down.weight"]
+        sd[q + "linear2.bias"] = t[p + "ffn.down.bias"]
+        for n in ("norm1", "norm2"):
+            sd[q + n + ".weight"] = t[p + n + ".weight"]
+            sd[q + n + ".bias"] = t[p + n + ".bias"]
+    if module.spec["final_norm"]:
+        sd["encoder.norm.weight"] = t["final_norm.weight"]
+        sd["encoder.norm.bias"] = t["final_norm.bias"]
+    module.load_state_dict(sd, strict=True)
+    module.eval()
+    return module
+
+
+def build(spec_path, weights_path):
+    with open(spec_path) as f:
+        spec = json.load(f)
+    if "encoders" in spec:
+        spec = spec["encoders"][0]
+    return load_weights(Encoder(spec), weights_path)
+
+
+def cpu_seconds():
+    u = resource.getrusage(resource.RUSAGE_SELF)
+    return u.ru_utime + u.ru_stime
+
+
+def serve(spec_path, weights_path, threads):
+    warnings.filterwarnings("ignore", message=".*nested tensors is in prototype.*")
+    torch.set_num_threads(threads)
+    torch.set_num_interop_threads(1)
+    t0 = time.perf_counter()
+    module = build(spec_path, weights_path)
+    print("loaded %.3f %d" % (1e3 * (time.perf_counter() - t0), torch.get_num_threads()), flush=True)
+    d = module.spec["d_model"]
+    x = mask = None
+    with torch.inference_mode():
+        for line in sys.stdin:
+            a = line.split()
+            if not a:
+                continue
+            if a[0] == "case":
+                b, s = int(a[1]), int(a[2])
+                x = torch.from_numpy(np.fromfile(a[3], dtype="<f4").reshape(b, s, d))
+                mask = None
+                if a[4] != "-":
+                    lens = torch.from_numpy(np.fromfile(a[4], dtype="<i4").astype(np.int64))
+                    mask = torch.arange(s)[None, :] >= lens[:, None]
+                with torch.autograd.profiler.profile() as prof:
+                    y = module(x, mask)
+                fast = int(any("_transformer_encoder_layer_fwd" in e.name
+                               for e in prof.function_events))
+                if len(a) > 5 and a[5] != "-":
+                    if y.is_nested:
+                        y = y.to_padded_tensor(0.0, (b, s, d))
+                    y.contiguous().numpy().astype("<f4").tofile(a[5])
+                print("ok %d" % fast, flush=True)
+            elif a[0] == "run":
+                n = int(a[1])
+                ms = []
+                c0, w0 = cpu_seconds(), time.perf_counter()
+                for _ in range(n):
+                    t = time.perf_counter()
+                    module(x, mask)
+                    ms.append(1e3 * (time.perf_counter() - t))
+                wall, cpu = time.perf_counter() - w0, cpu_seconds() - c0
+                print("times " + " ".join("%.6f" % v for v in ms) + " cpu %.6f wall %.6f" % (cpu, wall),
+                      flush=True)
+            elif a[0] == "quit":
+                break
+            else:
+                raise SystemExit("torch_runner: unknown command %r" % a[0])
+
+
+def export(spec_path, weights_path, out_path):
+    module = build(spec_path, weights_path)
+    d = module.spec["d_model"]
+    s = min(16, module.spec["max_len"])
+    x = torch.randn(2, s, d)
+    mask = torch.zeros(2, s, dtype=torch.bool)
+    mask[1, s // 2:] = True
+    # Autograd on keeps the layers off their fused fast path (which has no
+    # ONNX symbolic): the plain formulas are traced.
+    for p in module.parameters():
+        p.requires_grad_(True)
+    with torch.enable_grad():
+        kw = dict(input_names=["x", "mask"], output_names=["y"],
+                  dynamic_axes={"x": {0: "batch", 1: "seq"}, "mask": {0: "batch", 1: "seq"},
+                                "y": {0: "batch", 1: "seq"}},
+                  do_constant_folding=True)
+        try:
+            torch.onnx.export(module, (x, mask), out_path, opset_version=17, **kw)
+        except Exception as e:  # older exporters: opset 14 has everything but LayerNormalization
+            print("torch_runner: opset 17 export failed (%s); using 14" % e, file=sys.stderr)
+            torch.onnx.export(module, (x, mask), out_path, opset_version=14, **kw)
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "serve":
+        serve(argv[2], argv[3], int(argv[4]))
+    elif len(argv) == 5 and argv[1] == "export":
+        export(argv[2], argv[3], argv[4])
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
