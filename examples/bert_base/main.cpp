@@ -24,9 +24,9 @@ int main(int argc, char** argv) {
     in.token_types = types.data();
     std::vector<float> out = model.forward(in);
     std::printf("bert_base: %zu tokens -> [1, %zu, %d]\n", ids.size(), ids.size(),
-                BERT_BASE_D_MODEL);
+                bert_base_D_MODEL);
     for (size_t i = 0; i < ids.size(); ++i) {
-      const float* row = out.data() + i * BERT_BASE_D_MODEL;
+      const float* row = out.data() + i * bert_base_D_MODEL;
       std::printf("  %5d: %8.4f %8.4f %8.4f ...\n", ids[i], row[0], row[1], row[2]);
     }
   } catch (const enc::Error& e) {

@@ -2,12 +2,10 @@
  * the weights named on the command line, runs one sequence of the given ids
  * and prints the start of each output row.
  *
- * Define DEMO_MODEL to the encoder's name and DEMO_D_MODEL, DEMO_POOLED to
- * its header's facts, after including that header:
+ * Include the model's header, define DEMO_MODEL to the encoder's name, then
+ * include this file:
  *   #include "roformer.h"
  *   #define DEMO_MODEL roformer_base
- *   #define DEMO_D_MODEL ROFORMER_BASE_D_MODEL
- *   #define DEMO_POOLED ROFORMER_BASE_POOLED
  *   #include "../common/token_demo.h"
  *
  * usage: <demo> WEIGHTS.safetensors ID [ID...] */
@@ -19,6 +17,8 @@
 #define DEMO_FN(suffix) DEMO_CAT(DEMO_MODEL, suffix)
 #define DEMO_STR2(x) #x
 #define DEMO_STR(x) DEMO_STR2(x)
+#define DEMO_D_MODEL DEMO_FN(_D_MODEL)
+#define DEMO_POOLED DEMO_FN(_POOLED)
 
 static int demo_fail(const char *what, enc_status s) {
   fprintf(stderr, "%s: %s: %s\n", what, enc_status_name(s), enc_last_error());

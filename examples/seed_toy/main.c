@@ -11,7 +11,7 @@
 
 #include "seed_toy.h"
 
-enum { kTokens = 5, kWidth = SEED_TOY_D_MODEL };
+enum { kTokens = 5, kWidth = seed_toy_D_MODEL };
 
 static int run(seed_toy *model, const float *tokens, float *out) {
   enc_input in = {0};
@@ -66,7 +66,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   printf("seed_toy: d_model %d, %d heads, %d block, sinusoidal positions\n",
-         SEED_TOY_D_MODEL, SEED_TOY_HEADS, SEED_TOY_BLOCKS);
+         seed_toy_D_MODEL, seed_toy_HEADS, seed_toy_BLOCKS);
   print_rows("output for the article's five tokens:", out);
   print_rows("output with tokens 0 and 1 swapped:", out_swapped);
   /* Without positions, swapping two tokens would swap their output rows. */

@@ -3,6 +3,4 @@
 #include "t5_encoder.h"
 
 #define DEMO_MODEL t5_small
-#define DEMO_D_MODEL T5_SMALL_D_MODEL
-#define DEMO_POOLED T5_SMALL_POOLED
 #include "../common/token_demo.h"

@@ -11,7 +11,7 @@
 
 #define B 2
 #define S 6
-#define D BERT_LIKE_D_MODEL
+#define D bert_like_D_MODEL
 #define SENTINEL -7.25f
 
 static float out[B * S * D];
@@ -39,8 +39,8 @@ static int inputs(const char *weights) {
   }
   int32_t ids[B * S], types[B * S], lengths[B] = {S, 3};
   for (int i = 0; i < B * S; ++i) {
-    ids[i] = (i * 7) % BERT_LIKE_VOCAB;
-    types[i] = i % BERT_LIKE_TYPE_VOCAB;
+    ids[i] = (i * 7) % bert_like_VOCAB;
+    types[i] = i % bert_like_TYPE_VOCAB;
   }
   enc_input good = {B, S, NULL, ids, types, lengths};
   enc_input in;
@@ -48,15 +48,15 @@ static int inputs(const char *weights) {
   in = good; in.batch = 0;               expect_input_error(m, "batch 0", &in, out);
   in = good; in.batch = -3;              expect_input_error(m, "batch -3", &in, out);
   in = good; in.seq_len = 0;             expect_input_error(m, "seq_len 0", &in, out);
-  in = good; in.seq_len = BERT_LIKE_MAX_LEN + 1;
+  in = good; in.seq_len = bert_like_MAX_LEN + 1;
   expect_input_error(m, "seq_len beyond max_len", &in, out);
   in = good; lengths[1] = -1;            expect_input_error(m, "length -1", &in, out);
   lengths[1] = S + 1;                    expect_input_error(m, "length beyond seq_len", &in, out);
   lengths[1] = 3;
-  ids[4] = BERT_LIKE_VOCAB;              expect_input_error(m, "token id = vocab", &in, out);
+  ids[4] = bert_like_VOCAB;              expect_input_error(m, "token id = vocab", &in, out);
   ids[4] = -1;                           expect_input_error(m, "token id -1", &in, out);
   ids[4] = 4;
-  types[7] = BERT_LIKE_TYPE_VOCAB;       expect_input_error(m, "token type = type_vocab", &in, out);
+  types[7] = bert_like_TYPE_VOCAB;       expect_input_error(m, "token type = type_vocab", &in, out);
   types[7] = 1;
   in = good; in.tokens = NULL;           expect_input_error(m, "tokens NULL", &in, out);
   expect_input_error(m, "input NULL", NULL, out);

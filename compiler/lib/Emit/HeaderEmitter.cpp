@@ -33,7 +33,9 @@ std::string shapeString(RankedTensorType T) {
 
 void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
-  std::string U = llvm::StringRef(N).upper();
+  // Spec section 7 spells the facts NAME_D_MODEL with NAME the encoder
+  // name as written, so that two encoders never share a macro.
+  const std::string &U = N;
   int64_t D = intAttr(F, "enc.d_model"), MaxLen = intAttr(F, "enc.max_len");
   int64_t Vocab = intAttr(F, "enc.vocab"), TypeVocab = intAttr(F, "enc.type_vocab");
   int64_t Arena = intAttr(F, "enc.arena_row_floats");
@@ -115,9 +117,8 @@ void emitWrapper(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
   bool Pooled = false;
   F.walk([&](PoolOp P) { Pooled = P.getMode() != PoolMode::none; });
-  std::string Size = Pooled ? "size_t(batch) * " + llvm::StringRef(N).upper() + "_D_MODEL"
-                            : "size_t(batch) * size_t(seq_len) * " +
-                                  llvm::StringRef(N).upper() + "_D_MODEL";
+  std::string Size = Pooled ? "size_t(batch) * " + N + "_D_MODEL"
+                            : "size_t(batch) * size_t(seq_len) * " + N + "_D_MODEL";
   OS << "/* RAII wrapper: throws enc::Error (a std::runtime_error with the status). */\n"
      << "class " << N << " {\n"
      << " public:\n"
