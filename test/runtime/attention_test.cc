@@ -2,6 +2,8 @@
 #include "enc/kernels/attention.h"
 
 #include <gtest/gtest.h>
+
+#include "for_each_target.h"
 #include <hwy/targets.h>
 
 #include "kernels/attention-inl.h"  // ExpNonPositive, at the static target
@@ -16,15 +18,7 @@
 
 namespace {
 
-template <class F>
-void ForEachTarget(const F& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using enc_test::ForEachTarget;
 
 enum Bias { kNoBias, kAlibi, kRelative };
 

@@ -2,6 +2,8 @@
 #include "enc/kernels/embed.h"
 
 #include <gtest/gtest.h>
+
+#include "for_each_target.h"
 #include <hwy/targets.h>
 
 #include <cmath>
@@ -11,15 +13,7 @@
 
 namespace {
 
-template <class F>
-void ForEachTarget(const F& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using enc_test::ForEachTarget;
 
 std::vector<float> Random(size_t n, std::mt19937& rng) {
   std::normal_distribution<float> normal(0.0f, 1.0f);

@@ -3,6 +3,8 @@
 #include "enc/kernels/norm.h"
 
 #include <gtest/gtest.h>
+
+#include "for_each_target.h"
 #include <hwy/targets.h>
 
 #include <cmath>
@@ -11,15 +13,7 @@
 
 namespace {
 
-template <class F>
-void ForEachTarget(const F& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using enc_test::ForEachTarget;
 
 std::vector<double> RefRow(int kind, const float* x, const float* r, int64_t d,
                            const float* gamma, const float* beta, double eps) {

@@ -2,6 +2,8 @@
 #include "enc/kernels/pool.h"
 
 #include <gtest/gtest.h>
+
+#include "for_each_target.h"
 #include <hwy/targets.h>
 
 #include <cmath>
@@ -10,15 +12,7 @@
 
 namespace {
 
-template <class F>
-void ForEachTarget(const F& f) {
-  for (int64_t target : hwy::SupportedAndGeneratedTargets()) {
-    hwy::SetSupportedTargetsForTest(target);
-    SCOPED_TRACE(hwy::TargetName(target));
-    f();
-  }
-  hwy::SetSupportedTargetsForTest(0);
-}
+using enc_test::ForEachTarget;
 
 TEST(Pool, AllModesMatchReference) {
   std::mt19937 rng(8);
