@@ -9,9 +9,10 @@
 //        (reads the inputs; runs one forward and writes the output if asked)
 //   run N   -> "times T1 ... TN cpu CPU_S wall WALL_S" (ms per forward; process
 //              CPU and wall seconds over the N forwards)
-//   rss     -> "rss MAXRSS_BYTES"
+//   rss     -> "rss VMHWM_BYTES RU_MAXRSS_BYTES" (peak RSS of this process;
+//              ru_maxrss may include the parent's, see VmHwmBytes)
 //   quit
-// The first line printed is "loaded LOAD_MS THREADS_IN_USE MAXRSS_BEFORE_LOAD".
+// The first line printed is "loaded LOAD_MS THREADS_IN_USE VMHWM_BEFORE_LOAD".
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -52,6 +53,21 @@ std::vector<T> ReadFile(const std::string& path) {
   return data;
 }
 
+// This process's own peak RSS in bytes: VmHWM of /proc/self/status. Unlike
+// ru_maxrss it is not inherited: exec() raises ru_maxrss to the parent's
+// high-water mark when the parent used vfork (as Python's subprocess does),
+// so a runner started by a 3 GB Python process would report 3 GB.
+long long VmHwmBytes() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long long kb = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %lld kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb < 0 ? -1 : kb * 1024;
+}
+
 double CpuSeconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -71,8 +87,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int threads = enc_set_num_threads(std::atoi(argv[2]));
-  rusage before{};
-  getrusage(RUSAGE_SELF, &before);  // the process (runtime, thread pool) without a model
+  const long long hwm_before = VmHwmBytes();  // the process (runtime, pool) without a model
   ENC_MODEL* model = nullptr;
   const auto t0 = Clock::now();
   if (enc_status s = MODEL_LOAD(argv[1], &model)) {
@@ -81,7 +96,7 @@ int main(int argc, char** argv) {
     return 3;
   }
   std::printf("loaded %.3f %d %lld\n", 1e3 * Seconds(t0, Clock::now()), threads,
-              static_cast<long long>(before.ru_maxrss) * 1024);
+              hwm_before);
   std::fflush(stdout);
 
   std::vector<float> emb, out;
@@ -140,7 +155,7 @@ int main(int argc, char** argv) {
     } else if (cmd == "rss") {
       rusage u{};
       getrusage(RUSAGE_SELF, &u);
-      std::printf("rss %lld\n", static_cast<long long>(u.ru_maxrss) * 1024);
+      std::printf("rss %lld %lld\n", VmHwmBytes(), static_cast<long long>(u.ru_maxrss) * 1024);
     } else if (cmd == "quit") {
       break;
     } else if (!cmd.empty()) {
