@@ -337,6 +337,15 @@ enc_status SafeTensors::Get(const std::string& name,
       dst[i] = BFloat16ToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
     }
   }
+  // The tensor now lives in dst: drop its file pages from this process's
+  // resident set, so that loading a model peaks near its converted size
+  // rather than file + copies (a later read faults them back in).
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  uintptr_t first = (reinterpret_cast<uintptr_t>(src) + page - 1) & ~(page - 1);
+  uintptr_t last = (reinterpret_cast<uintptr_t>(src) + t->end - t->begin) & ~(page - 1);
+  if (last > first) {
+    madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+  }
   return ENC_OK;
 }
 
