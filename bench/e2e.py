@@ -171,16 +171,16 @@ class Paths:
 
 
 def fma_peaks(paths, threads):
+    """The FMA peak from fma_peak (bench/fma_peak.cc): the build's binary, or
+    the same source compiled here when the bench targets are not built."""
     exe = os.path.join(paths.build, "bin", "fma_peak")
     source = "build/bin/fma_peak"
     if not os.path.exists(exe):
-        exe = os.path.join(paths.work, "fma_runner")
-        run([paths.cxx, "-std=c++17", "-O2", os.path.join(HERE, "fma_runner.cpp"), "-o", exe,
-             "-lpthread"])
-        source = "bench/fma_runner.cpp"
-        out = run([exe] + [str(t) for t in threads]).stdout
-    else:
-        out = run([exe]).stdout
+        exe = os.path.join(paths.work, "fma_peak")
+        run([paths.cxx, "-std=c++17", "-O2", "-DENC_FMA_PEAK_MAIN",
+             os.path.join(HERE, "fma_peak.cc"), "-o", exe, "-lpthread"])
+        source = "bench/fma_peak.cc"
+    out = run([exe]).stdout
     peaks = {int(t): float(g) for t, g in re.findall(r"threads=(\d+):\s*([\d.]+)", out)}
     return peaks, source
 
