@@ -20,7 +20,8 @@ namespace enc {
 struct AttentionArgs {
   enc_attention_params p;
   int32_t batch, seq_len;
-  const int32_t* lengths;  // or nullptr
+  const int32_t* lengths;    // or nullptr
+  const int64_t* first_row;  // [batch]: sequence b's first packed row
   const float* q;
   const float* k;
   const float* v;
@@ -205,10 +206,10 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const enc_attention_params& p = a.p;
   const DF d;
   const size_t N = hn::Lanes(d);
-  const size_t S_len = static_cast<size_t>(a.seq_len);
-  const size_t L = a.lengths ? static_cast<size_t>(a.lengths[b]) : S_len;
+  const size_t L = a.lengths ? static_cast<size_t>(a.lengths[b])
+                             : static_cast<size_t>(a.seq_len);
   const size_t dk = static_cast<size_t>(p.d_k);
-  const int64_t row0 = b * a.seq_len;
+  const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
   float* out = a.out + row0 * a.ld_out + col;
 
@@ -321,9 +322,6 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
         for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
       }
     }
-  }
-  for (size_t i = L; i < S_len; ++i) {
-    std::fill(out + i * a.ld_out, out + i * a.ld_out + dk, 0.0f);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "enc/kernels/attention.h"
 
 #include <cmath>
+#include <vector>
 
 #include "src/status.h"
 
@@ -131,7 +132,16 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
     }
   }
   if (batch == 0) return ENC_OK;
+  // Kept per thread so that steady calls allocate nothing.
+  thread_local std::vector<int64_t> first_row;
+  first_row.resize(static_cast<size_t>(batch));
+  int64_t row = 0;
+  for (int32_t b = 0; b < batch; ++b) {
+    first_row[b] = row;
+    row += lengths != nullptr ? lengths[b] : seq_len;
+  }
   enc::AttentionArgs a;
+  a.first_row = first_row.data();
   a.p = *params;
   a.batch = batch;
   a.seq_len = seq_len;

@@ -66,24 +66,18 @@ HWY_INLINE void EmbedRow(const float* a, float scale, const float* b,
   }
 }
 
+// Reads the padded layout, writes the packed one (enc/kernels/layout.h).
 HWY_INLINE void EmbedBatch(const EmbedArgs& a) {
   const size_t n = static_cast<size_t>(a.d);
+  int64_t packed = 0;  // first_row(b)
   for (int32_t b = 0; b < a.batch; ++b) {
     const int64_t len = a.lengths ? a.lengths[b] : a.seq_len;
-    for (int64_t i = 0; i < a.seq_len; ++i) {
+    for (int64_t i = 0; i < len; ++i, ++packed) {
       const int64_t row = static_cast<int64_t>(b) * a.seq_len + i;
-      float* out = a.out + row * a.ld_out;
+      float* out = a.out + packed * a.ld_out;
       const float* pos = a.pos_table ? a.pos_table + i * a.d : nullptr;
       if (a.ids == nullptr) {
         EmbedRow(a.in + row * a.ld_in, 1.0f, pos, nullptr, out, n);
-        continue;
-      }
-      if (i >= len) {
-        const hn::ScalableTag<float> d;
-        const size_t N = hn::Lanes(d);
-        size_t c = 0;
-        for (; c + N <= n; c += N) hn::StoreU(hn::Zero(d), d, out + c);
-        for (; c < n; ++c) out[c] = 0.0f;
         continue;
       }
       const float* tok = a.tok_table + static_cast<int64_t>(a.ids[row]) * a.d;

@@ -24,8 +24,9 @@ HWY_EXPORT(Embed);
 static void RunEmbed(const EmbedArgs& a) { HWY_DYNAMIC_DISPATCH(Embed)(a); }
 
 static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
-                              const float* pos_table, int64_t pos_rows,
-                              int64_t d, const float* out, int64_t ld_out) {
+                              const int32_t* lengths, const float* pos_table,
+                              int64_t pos_rows, int64_t d, const float* out,
+                              int64_t ld_out) {
   if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
   if (seq_len < 1) return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
   if (d < 1) return Fail(ENC_ERR_INPUT, "%s: d (%lld) < 1", fn, (long long)d);
@@ -39,6 +40,12 @@ static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
                 "%s: the position table has %lld rows, fewer than seq_len (%d)",
                 fn, (long long)pos_rows, seq_len);
   }
+  for (int32_t b = 0; lengths != nullptr && b < batch; ++b) {
+    if (lengths[b] < 0 || lengths[b] > seq_len) {
+      return Fail(ENC_ERR_INPUT, "%s: lengths[%d] = %d is outside 0..%d", fn, b,
+                  lengths[b], seq_len);
+    }
+  }
   return ENC_OK;
 }
 }  // namespace enc
@@ -50,8 +57,8 @@ extern "C" enc_status enc_embed_tokens(
     int64_t pos_rows, int64_t d, float* out, int64_t ld_out) {
   using enc::Fail;
   const char* fn = "enc_embed_tokens";
-  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, pos_table, pos_rows,
-                                      d, out, ld_out)) {
+  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, lengths, pos_table,
+                                      pos_rows, d, out, ld_out)) {
     return s;
   }
   if (ids == nullptr) return Fail(ENC_ERR_INPUT, "%s: ids is NULL", fn);
@@ -62,14 +69,7 @@ extern "C" enc_status enc_embed_tokens(
   }
   // Check everything before writing anything.
   for (int32_t b = 0; b < batch; ++b) {
-    int32_t len = seq_len;
-    if (lengths != nullptr) {
-      len = lengths[b];
-      if (len < 0 || len > seq_len) {
-        return Fail(ENC_ERR_INPUT, "%s: lengths[%d] = %d is outside 0..%d", fn,
-                    b, len, seq_len);
-      }
-    }
+    const int32_t len = lengths != nullptr ? lengths[b] : seq_len;
     const int64_t base = static_cast<int64_t>(b) * seq_len;
     for (int32_t i = 0; i < len; ++i) {
       const int32_t id = ids[base + i];
@@ -110,13 +110,14 @@ extern "C" enc_status enc_embed_tokens(
 
 extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
                                        const float* in, int64_t ld_in,
+                                       const int32_t* lengths,
                                        const float* pos_table,
                                        int64_t pos_rows, int64_t d, float* out,
                                        int64_t ld_out) {
   using enc::Fail;
   const char* fn = "enc_embed_floats";
-  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, pos_table, pos_rows,
-                                      d, out, ld_out)) {
+  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, lengths, pos_table,
+                                      pos_rows, d, out, ld_out)) {
     return s;
   }
   if (in == nullptr) return Fail(ENC_ERR_INPUT, "%s: in is NULL", fn);
@@ -133,6 +134,7 @@ extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
   a.seq_len = seq_len;
   a.in = in;
   a.ld_in = ld_in;
+  a.lengths = lengths;
   a.pos_table = pos_table;
   a.d = d;
   a.out = out;

@@ -35,7 +35,6 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 HWY_INLINE void CopyRow(const float* HWY_RESTRICT src, float* HWY_RESTRICT dst,
                         size_t n) {
-  if (src == dst) return;
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
@@ -88,9 +87,11 @@ HWY_INLINE void MeanRows(const float* HWY_RESTRICT x, int64_t ld_x,
 
 HWY_INLINE void PoolBatch(const PoolArgs& a) {
   const size_t n = static_cast<size_t>(a.d);
+  int64_t first_row = 0;
   for (int32_t b = 0; b < a.batch; ++b) {
     const int64_t len = a.lengths ? a.lengths[b] : a.seq_len;
-    const float* x = a.x + static_cast<int64_t>(b) * a.seq_len * a.ld_x;
+    const float* x = a.x + first_row * a.ld_x;
+    first_row += len;
     if (a.mode == 0) {
       float* out = a.out + static_cast<int64_t>(b) * a.seq_len * a.ld_out;
       for (int64_t i = 0; i < a.seq_len; ++i) {

@@ -40,9 +40,7 @@ extern "C" enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len,
   }
   if (ld_x < d) return Fail(ENC_ERR_INPUT, "enc_pool: ld_x (%lld) < d (%lld)", (long long)ld_x, (long long)d);
   if (ld_out < d) return Fail(ENC_ERR_INPUT, "enc_pool: ld_out (%lld) < d (%lld)", (long long)ld_out, (long long)d);
-  if (mode == ENC_POOL_NONE && out == x && ld_out != ld_x) {
-    return Fail(ENC_ERR_INPUT, "enc_pool: in-place pooling needs ld_out == ld_x");
-  }
+  if (out == x) return Fail(ENC_ERR_INPUT, "enc_pool: out is x");
   if (lengths != nullptr) {
     for (int32_t b = 0; b < batch; ++b) {
       if (lengths[b] < 0 || lengths[b] > seq_len) {

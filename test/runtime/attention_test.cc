@@ -146,24 +146,52 @@ std::vector<double> Reference(const AttnSetup& s) {
   return out;
 }
 
+// The kernel works on the packed layout (enc/kernels/layout.h): valid rows
+// only, sequence after sequence. packed_of[b * seq + i] is the packed row of
+// position i of sequence b, or -1 for padding.
+std::vector<int64_t> PackedRows(const AttnSetup& s) {
+  std::vector<int64_t> packed_of;
+  int64_t next = 0;
+  for (int b = 0; b < s.c.batch; ++b) {
+    for (int i = 0; i < s.c.seq; ++i) packed_of.push_back(i < s.lengths[b] ? next++ : -1);
+  }
+  return packed_of;
+}
+
+std::vector<float> PackQkv(const AttnSetup& s, const std::vector<int64_t>& packed_of) {
+  const int64_t ld = 3 * s.c.heads * s.c.d_k;
+  std::vector<float> packed(s.qkv.size(), NAN);  // rows past the valid ones: NaN
+  for (size_t r = 0; r < packed_of.size(); ++r) {
+    if (packed_of[r] < 0) continue;
+    std::copy(s.qkv.begin() + r * ld, s.qkv.begin() + (r + 1) * ld,
+              packed.begin() + packed_of[r] * ld);
+  }
+  return packed;
+}
+
 void RunCase(const Case& c, std::mt19937& rng) {
   AttnSetup s{c};
   Build(s, rng);
   const int d_model = c.heads * c.d_k;
   const std::vector<double> ref = Reference(s);
   const int64_t ld_out = d_model + 5;  // a stride wider than the row
+  const std::vector<int64_t> packed_of = PackedRows(s);
+  const std::vector<float> packed_qkv = PackQkv(s, packed_of);
   ForEachTarget([&] {
     std::vector<float> out(static_cast<size_t>(c.batch) * c.seq * ld_out, 7.0f);
-    const float* qkv = s.qkv.data();
+    const float* qkv = packed_qkv.data();
     ASSERT_EQ(ENC_OK, enc_attention(&s.p, c.batch, c.seq,
                                     c.full ? nullptr : s.lengths.data(), qkv,
                                     qkv + d_model, qkv + 2 * d_model, 3 * d_model,
                                     out.data(), ld_out))
         << enc_last_error();
     double worst = 0;
+    int64_t valid = 0;
     for (int r = 0; r < c.batch * c.seq; ++r) {
+      if (packed_of[r] < 0) continue;
+      ++valid;
       for (int t = 0; t < ld_out; ++t) {
-        const float got = out[static_cast<size_t>(r) * ld_out + t];
+        const float got = out[static_cast<size_t>(packed_of[r]) * ld_out + t];
         if (t >= d_model) {
           ASSERT_EQ(got, 7.0f) << "padding column written, row " << r;
           continue;
@@ -176,6 +204,8 @@ void RunCase(const Case& c, std::mt19937& rng) {
                              << " want " << want;
       }
     }
+    // Rows past the valid ones are not written.
+    for (size_t k = valid * ld_out; k < out.size(); ++k) ASSERT_EQ(out[k], 7.0f) << k;
   });
 }
 
@@ -266,13 +296,15 @@ TEST(Attention, ConcurrentCallsFromSeveralThreads) {
   Build(s, rng);
   const int d_model = 4 * 32;
   const std::vector<double> ref = Reference(s);
+  const std::vector<int64_t> packed_of = PackedRows(s);
+  const std::vector<float> packed_qkv = PackQkv(s, packed_of);
   std::vector<std::vector<float>> outs(4, std::vector<float>(3 * 97 * d_model));
   std::vector<std::thread> threads;
   std::vector<enc_status> status(4, ENC_ERR_IO);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       for (int rep = 0; rep < 5 && status[t] != ENC_ERR_INPUT; ++rep) {
-        const float* qkv = s.qkv.data();
+        const float* qkv = packed_qkv.data();
         status[t] = enc_attention(&s.p, 3, 97, s.lengths.data(), qkv, qkv + d_model,
                                   qkv + 2 * d_model, 3 * d_model, outs[t].data(), d_model);
       }
@@ -282,12 +314,15 @@ TEST(Attention, ConcurrentCallsFromSeveralThreads) {
   for (int t = 0; t < 4; ++t) {
     ASSERT_EQ(ENC_OK, status[t]);
     for (size_t i = 0; i < ref.size(); ++i) {
-      ASSERT_NEAR(outs[t][i], ref[i], 2e-5 * std::max(1.0, std::abs(ref[i]))) << t << " " << i;
+      const int64_t r = packed_of[i / d_model];
+      if (r < 0) continue;
+      const float got = outs[t][r * d_model + i % d_model];
+      ASSERT_NEAR(got, ref[i], 2e-5 * std::max(1.0, std::abs(ref[i]))) << t << " " << i;
     }
   }
 }
 
-TEST(Attention, ZeroLengthGivesZeros) {
+TEST(Attention, ZeroLengthsHaveNoRows) {
   enc_attention_params p{};
   p.heads = 2;
   p.d_k = 4;
@@ -299,7 +334,7 @@ TEST(Attention, ZeroLengthGivesZeros) {
   ForEachTarget([&] {
     ASSERT_EQ(ENC_OK, enc_attention(&p, 3, 8, lengths, qkv.data(), qkv.data() + 8,
                                     qkv.data() + 16, 24, out.data(), 8));
-    for (float x : out) ASSERT_EQ(x, 0.0f);
+    for (float x : out) ASSERT_EQ(x, 5.0f);  // no rows: nothing written
   });
 }
 

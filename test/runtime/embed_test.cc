@@ -47,27 +47,28 @@ TEST(Embed, TokensMatchReference) {
                                      len, tok.data(), vocab, scale, type.data(), type_vocab,
                                      pos_on ? pos.data() : nullptr, pos_rows, d, out.data(), ld))
               << enc_last_error();
+          // Packed layout: valid positions only, in order; rows past them
+          // and columns past d untouched.
+          int64_t packed = 0;
           for (int b = 0; b < batch; ++b) {
-            for (int i = 0; i < seq; ++i) {
+            const int valid = len ? len[b] : seq;
+            for (int i = 0; i < valid; ++i, ++packed) {
               const int64_t row = b * seq + i;
-              const bool valid = !len || i < len[b];
               for (int64_t c = 0; c < ld; ++c) {
-                const float got = out[row * ld + c];
+                const float got = out[packed * ld + c];
                 if (c >= d) {
                   ASSERT_EQ(9.0f, got);
                   continue;
                 }
-                double want = 0;
-                if (valid) {
-                  want = static_cast<double>(scale) * tok[ids[row] * d + c] +
-                         type[(types_on ? types[row] : 0) * d + c] +
-                         (pos_on ? pos[i * d + c] : 0.0);
-                }
+                const double want = static_cast<double>(scale) * tok[ids[row] * d + c] +
+                                    type[(types_on ? types[row] : 0) * d + c] +
+                                    (pos_on ? pos[i * d + c] : 0.0);
                 ASSERT_NEAR(got, want, 1e-5 * std::max(1.0, std::abs(want)))
                     << "b " << b << " i " << i << " c " << c;
               }
             }
           }
+          for (int64_t k = packed * ld; k < batch * seq * ld; ++k) ASSERT_EQ(9.0f, out[k]);
         });
       }
     }
@@ -76,22 +77,29 @@ TEST(Embed, TokensMatchReference) {
 
 TEST(Embed, FloatsPlusPositions) {
   std::mt19937 rng(6);
-  const int batch = 2, seq = 7;
+  const int batch = 3, seq = 7;
   const int64_t d = 19, ld = 24;
   const std::vector<float> in = Random(batch * seq * ld, rng), pos = Random(seq * d, rng);
   ForEachTarget([&] {
     std::vector<float> out(batch * seq * ld, 0.0f);
-    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, in.data(), ld, pos.data(), seq, d,
+    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, in.data(), ld, nullptr, pos.data(), seq, d,
                                        out.data(), ld));
     for (int64_t row = 0; row < batch * seq; ++row) {
       for (int64_t c = 0; c < d; ++c) {
         ASSERT_EQ(in[row * ld + c] + pos[(row % seq) * d + c], out[row * ld + c]);
       }
     }
+    // Packing in place: sequence 1 is empty, sequence 2 moves up to row 3.
+    const int32_t len[3] = {3, 0, 5};
     std::vector<float> inplace = in;
-    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, inplace.data(), ld, nullptr, 0, d,
+    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, inplace.data(), ld, len, nullptr, 0, d,
                                        inplace.data(), ld));
-    EXPECT_EQ(in, inplace);
+    for (int i = 0; i < 5; ++i) {
+      for (int64_t c = 0; c < d; ++c) {
+        ASSERT_EQ(in[(2 * seq + i) * ld + c], inplace[(3 + i) * ld + c]) << i;
+      }
+    }
+    for (int64_t k = 0; k < 3 * ld; ++k) ASSERT_EQ(in[k], inplace[k]);
   });
 }
 
@@ -136,8 +144,12 @@ TEST(Embed, RejectsBadIdsWritingNothing) {
   EXPECT_EQ(ENC_ERR_INPUT, enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr, tok.data(),
                                             vocab, 1.0f, nullptr, 0, tok.data(), seq - 1, d,
                                             out.data(), d));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_floats(batch, seq, nullptr, d, nullptr, 0, d, out.data(), d));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_floats(batch, 0, tok.data(), d, nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_embed_floats(batch, seq, nullptr, d, nullptr, nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_embed_floats(batch, 0, tok.data(), d, nullptr, nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_embed_floats(batch, seq, tok.data(), d, bad_len, nullptr, 0, d, out.data(), d));
   for (float v : out) ASSERT_EQ(7.0f, v) << "a failing call wrote its output";
 }
 

@@ -11,7 +11,10 @@
 //
 // NAME_forward is straight-line code: check the input, take this thread's
 // workspace, then one kernel call per op on pointers into the arena
-// (`ws + row_offset * batch * seq`), returning the first failing status. A
+// (`ws + row_offset * batch * seq`), returning the first failing status.
+// Activations hold valid positions only (the runtime's packed layout,
+// enc/kernels/layout.h): row-wise kernels run over enc_valid_rows() rows,
+// the embedding kernels pack the padded input and enc_pool unpacks. A
 // loaded model is an array of slots, one per weight descriptor, holding
 // converted vectors and tables or packed matrices.
 //
@@ -68,6 +71,10 @@ private:
   void emitWorkspaceBytes();
 
   LLVM::LLVMFuncOp declare(StringRef Name, Type Result, ArrayRef<Type> Args);
+  LLVM::LLVMFuncOp embedFloatsFn() {
+    return declare("enc_embed_floats", I32,
+                   {I32, I32, Ptr, I64, Ptr, Ptr, I64, I64, Ptr, I64});
+  }
   Value i32(int64_t V, Location L) {
     return B.create<LLVM::ConstantOp>(L, I32, B.getI32IntegerAttr(V));
   }
@@ -107,7 +114,9 @@ private:
   std::vector<std::pair<Operation *, LLVM::GlobalOp>> ConstantGlobals;
   LLVM::GlobalOp Descriptors, Info;
   Block *FailBlock = nullptr;
-  Value Batch, SeqLen, Rows, Workspace, Model;
+  // Rows: batch * seq, what the arena is sized by. ValidRows: the rows the
+  // row-wise kernels run over.
+  Value Batch, SeqLen, Rows, ValidRows, Workspace, Model;
   unsigned StringCount = 0;
 };
 
@@ -341,6 +350,10 @@ LogicalResult FunctionLowering::emitForward() {
   Value Fields[4] = {field(2, Ptr), field(3, Ptr), field(4, Ptr), field(5, Ptr)};
   Rows = B.create<LLVM::MulOp>(FL, B.create<LLVM::SExtOp>(FL, I64, Batch),
                                B.create<LLVM::SExtOp>(FL, I64, SeqLen));
+  auto ValidRowsFn = declare("enc_valid_rows", I64, {I32, I32, Ptr});
+  ValidRows = B.create<LLVM::CallOp>(FL, ValidRowsFn,
+                                     ValueRange{Batch, SeqLen, Fields[3]})
+                  .getResult();
 
   int64_t ArenaRow =
       cast<IntegerAttr>(Func->getAttr("enc.arena_row_floats")).getInt();
@@ -376,6 +389,20 @@ LogicalResult FunctionLowering::emitForward() {
       return Func.emitError("unknown enc.input field '") << Field.getValue() << "'";
     auto Ty = cast<RankedTensorType>(Arg.getType());
     Views[Arg] = {Fields[Index], Ty.getShape().back()};
+    // The planner gave the padded input a buffer: pack it there.
+    if (auto Offset = Func.getArgAttrOfType<IntegerAttr>(Arg.getArgNumber(),
+                                                         "enc.row_offset")) {
+      int64_t D = Ty.getShape().back();
+      View Packed{offset(Workspace,
+                         B.create<LLVM::MulOp>(FL, Rows, i64(Offset.getInt(), FL)),
+                         FL),
+                  D};
+      callChecked(embedFloatsFn(),
+                  {Batch, SeqLen, Fields[Index], i64(D, FL), Fields[3], null(FL),
+                   i64(0, FL), i64(D, FL), Packed.Ptr, i64(Packed.Ld, FL)},
+                  FL);
+      Views[Arg] = Packed;
+    }
   }
 
   // Weight slots: slots[i] of the model.
@@ -433,10 +460,9 @@ LogicalResult FunctionLowering::emitForward() {
     } else if (auto A = dyn_cast<AddPositionsOp>(Op)) {
       View Y = resultView(A);
       View X = view(A.getInput());
-      auto Fn = declare("enc_embed_floats", I32,
-                        {I32, I32, Ptr, I64, Ptr, I64, I64, Ptr, I64});
-      callChecked(Fn,
-                  {Batch, SeqLen, X.Ptr, i64(X.Ld, L), view(A.getTable()).Ptr,
+      callChecked(embedFloatsFn(),
+                  {Batch, SeqLen, X.Ptr, i64(X.Ld, L), Fields[3],
+                   view(A.getTable()).Ptr,
                    i64(A.getTable().getType().getShape()[0], L),
                    i64(width(A.getInput()), L), Y.Ptr, i64(Y.Ld, L)},
                   L);
@@ -447,7 +473,7 @@ LogicalResult FunctionLowering::emitForward() {
       auto Fn = declare("enc_gemm", I32,
                         {I64, Ptr, I64, Ptr, Ptr, I32, Ptr, I64, Ptr, I64});
       callChecked(Fn,
-                  {Rows, X.Ptr, i64(X.Ld, L), view(Lin.getWeight()).Ptr,
+                  {ValidRows, X.Ptr, i64(X.Ld, L), view(Lin.getWeight()).Ptr,
                    ptrOrNull(Lin.getBias(), L),
                    i32(static_cast<int32_t>(Lin.getActivation()), L), R.Ptr,
                    i64(R.Ld, L), Y.Ptr, i64(Y.Ld, L)},
@@ -458,7 +484,7 @@ LogicalResult FunctionLowering::emitForward() {
       auto Fn = declare("enc_activation_rows", I32,
                         {I32, I64, I64, Ptr, I64, Ptr, I64});
       callChecked(Fn,
-                  {i32(static_cast<int32_t>(Act.getKind()), L), Rows,
+                  {i32(static_cast<int32_t>(Act.getKind()), L), ValidRows,
                    i64(width(Act.getInput()), L), X.Ptr, i64(X.Ld, L), Y.Ptr,
                    i64(Y.Ld, L)},
                   L);
@@ -468,7 +494,7 @@ LogicalResult FunctionLowering::emitForward() {
       auto Fn = declare("enc_add_rows", I32,
                         {I64, I64, Ptr, I64, Ptr, I64, Ptr, I64});
       callChecked(Fn,
-                  {Rows, i64(width(Add.getLhs()), L), A.Ptr, i64(A.Ld, L),
+                  {ValidRows, i64(width(Add.getLhs()), L), A.Ptr, i64(A.Ld, L),
                    C.Ptr, i64(C.Ld, L), Y.Ptr, i64(Y.Ld, L)},
                   L);
     } else if (auto N = dyn_cast<NormOp>(Op)) {
@@ -478,7 +504,7 @@ LogicalResult FunctionLowering::emitForward() {
                         {I32, I64, I64, Ptr, I64, Ptr, I64, Ptr, I64, Ptr, Ptr,
                          F32, Ptr, I64});
       callChecked(Fn,
-                  {i32(N.getKind() == NormKind::layernorm ? 0 : 1, L), Rows,
+                  {i32(N.getKind() == NormKind::layernorm ? 0 : 1, L), ValidRows,
                    i64(width(N.getInput()), L), X.Ptr, i64(X.Ld, L), null(L),
                    i64(0, L), null(L), i64(0, L), view(N.getGamma()).Ptr,
                    ptrOrNull(N.getBeta(), L), f32(N.getEps().convertToFloat(), L),

@@ -8,6 +8,13 @@
 // result never shares memory with its own operands: the kernels read their
 // inputs while writing the result.
 //
+// Inside the arena only valid positions have rows (the packed layout of the
+// runtime's enc/kernels/layout.h), while the caller's `embeddings` input is
+// padded. So when an op other than enc.add_positions (which packs as it
+// adds) reads that input, it gets a buffer too, live from the start: the
+// lowering packs the input into it first. Its offset is the argument's
+// `enc.row_offset`.
+//
 //===----------------------------------------------------------------------===//
 
 #include "enc/Dialect/EncOps.h"
@@ -38,6 +45,20 @@ bool writesArena(Operation *Op) {
              NormOp, AttentionOp>(Op);
 }
 
+/// The `embeddings` argument when an op that cannot read the padded layout
+/// reads it, else null.
+Value packedInput(func::FuncOp Func) {
+  for (BlockArgument Arg : Func.getArguments()) {
+    auto Field = Func.getArgAttrOfType<StringAttr>(Arg.getArgNumber(), "enc.input");
+    if (!Field || Field.getValue() != "embeddings")
+      continue;
+    for (Operation *User : Arg.getUsers())
+      if (!isa<AddPositionsOp>(User))
+        return Arg;
+  }
+  return Value();
+}
+
 struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
   void runOnOperation() override {
     func::FuncOp Func = getOperation();
@@ -55,6 +76,9 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
       Index[&Op] = Index.size();
     llvm::DenseMap<Value, Value> BufferOf; // value -> buffer it lives in
     llvm::DenseMap<Value, unsigned> LastUse;
+    Value Packed = packedInput(Func);
+    if (Packed)
+      BufferOf[Packed] = Packed;
     for (Operation &Op : Body) {
       if (writesArena(&Op))
         BufferOf[Op.getResult(0)] = Op.getResult(0);
@@ -70,6 +94,12 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
     std::map<int64_t, std::pair<int64_t, Value>> Live; // offset -> (size, buf)
     int64_t High = 0;
     Builder B(&getContext());
+    if (Packed) {
+      High = alignUp(cast<RankedTensorType>(Packed.getType()).getShape().back());
+      Live[0] = {High, Packed};
+      Func.setArgAttr(cast<BlockArgument>(Packed).getArgNumber(),
+                      "enc.row_offset", B.getI64IntegerAttr(0));
+    }
     for (Operation &Op : Body) {
       unsigned I = Index[&Op];
       if (!writesArena(&Op))

@@ -29,11 +29,17 @@
 // CHECK: llvm.mlir.global internal constant @floats_table2(dense<[1, 0, 2]> : tensor<3xi32>) {{{.*}}alignment = 64 : i64} : !llvm.array<3 x i32>
 // CHECK: llvm.func @floats_forward(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32 {
 // CHECK: llvm.call @enc_check_input(
+// Row-wise kernels run over the valid rows only; the arena is sized by
+// batch * seq.
+// CHECK: %[[ROWS:.*]] = llvm.mul %{{.*}}, %{{.*}} : i64
+// CHECK: %[[VALID:.*]] = llvm.call @enc_valid_rows(%{{.*}}, %{{.*}}, %[[LEN:.*]]) :
+// CHECK: llvm.mul %[[ROWS]], %{{.*}} : i64
 // CHECK: llvm.call @enc_workspace(
-// CHECK: llvm.call @enc_embed_floats(
+// The padded input is packed by its lengths as the positions are added.
+// CHECK: llvm.call @enc_embed_floats(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LEN]],
 // CHECK: llvm.call @enc_attention(
-// CHECK: llvm.call @enc_activation_rows(
-// CHECK: llvm.call @enc_add_rows(
+// CHECK: llvm.call @enc_activation_rows(%{{.*}}, %[[VALID]],
+// CHECK: llvm.call @enc_add_rows(%[[VALID]],
 // CHECK: llvm.call @enc_attention(
 // CHECK: llvm.call @enc_pool(
 // CHECK: llvm.return
@@ -142,4 +148,24 @@ func.func @tiny(%arg0: tensor<?x?xi32> {enc.input = "tokens"}, %arg1: tensor<?x?
   %33 = enc.norm layernorm %30, %31, %32 {enc.row_offset = 16 : i64, eps = 9.99999974E-6 : f32} : (tensor<?x?x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
   %34 = enc.pool mean %33, %arg2 : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   return %34 : tensor<?x8xf32>
+}
+
+// -----
+
+// A padded `embeddings` input that a norm reads directly has a buffer of its
+// own (enc-plan-buffers): it is packed there, without positions, first.
+// CHECK-LABEL: llvm.func @packed_forward(
+// CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call @enc_workspace(
+// CHECK: llvm.call @enc_embed_floats(%{{.*}}, %{{.*}}, %[[IN]],
+// CHECK: llvm.call @enc_norm(
+// 16 floats of packed input + 16 of norm output per row, 4 bytes each.
+// CHECK-LABEL: llvm.func @packed_workspace_bytes(
+// CHECK: llvm.mlir.constant(128 : i64) : i64
+func.func @packed(%x: tensor<?x?x8xf32> {enc.input = "embeddings", enc.row_offset = 0 : i64}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
+    attributes {enc.arena_row_floats = 32 : i64, enc.d_model = 8 : i64, enc.max_len = 4 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64} {
+  %g = enc.weight "final_norm.weight" : tensor<8xf32>
+  %0 = enc.norm rmsnorm %x, %g {enc.row_offset = 16 : i64, eps = 1.0e-6 : f32} : (tensor<?x?x8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
+  %p = enc.pool none %0, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
 }

@@ -110,3 +110,33 @@ func.func @two_blocks(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
 ^bb1:
   return %x : tensor<?x?x8xf32>
 }
+
+// -----
+
+// Activations hold valid rows only, but the `embeddings` input is padded: when
+// an op other than enc.add_positions reads it, it gets the first buffer (the
+// lowering packs it there) and keeps it while it is read.
+// CHECK-LABEL: func.func @packed_input
+// CHECK-SAME: enc.row_offset = 0 : i64
+// CHECK-SAME: enc.arena_row_floats = 48 : i64
+func.func @packed_input(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}) -> tensor<?x?x8xf32> {
+  // CHECK: enc.activation relu %{{.*}} {enc.row_offset = 16 : i64}
+  %0 = enc.activation relu %x : tensor<?x?x8xf32>
+  // CHECK: enc.add %{{.*}}, %{{.*}} {enc.row_offset = 32 : i64}
+  %1 = enc.add %0, %x : tensor<?x?x8xf32>
+  return %1 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// enc.add_positions packs as it adds: the input needs no buffer of its own.
+// CHECK-LABEL: func.func @positions_pack
+// CHECK-NOT: enc.row_offset = 0 : i64}
+// CHECK-SAME: enc.arena_row_floats = 32 : i64
+func.func @positions_pack(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %pe: tensor<4x8xf32>) -> tensor<?x?x8xf32> {
+  // CHECK: enc.add_positions %{{.*}}, %{{.*}} {enc.row_offset = 0 : i64}
+  %0 = enc.add_positions %x, %pe : (tensor<?x?x8xf32>, tensor<4x8xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.activation relu %{{.*}} {enc.row_offset = 16 : i64}
+  %1 = enc.activation relu %0 : tensor<?x?x8xf32>
+  return %1 : tensor<?x?x8xf32>
+}

@@ -6,8 +6,9 @@
  * with a numerically stable (max-subtracted) softmax. Q, K and V are usually
  * column slices of one fused QKV projection [batch*seq_len, 3*d_model]
  * (q = qkv, k = qkv + d_model, v = qkv + 2*d_model, ld_in = 3*d_model). Head h
- * reads and writes columns [h*d_k, (h+1)*d_k). Rows i >= len[b] of the output
- * are written as 0, so a sequence of length 0 yields zeros, never NaN. */
+ * reads and writes columns [h*d_k, (h+1)*d_k). Rows are in the packed layout
+ * of enc/kernels/layout.h: sequence b is rows [first_row(b), first_row(b) +
+ * len[b]), and a sequence of length 0 has no rows. */
 #ifndef ENC_KERNELS_ATTENTION_H_
 #define ENC_KERNELS_ATTENTION_H_
 
@@ -43,9 +44,9 @@ typedef struct {
   int32_t rel_buckets;
 } enc_attention_params;
 
-/* q, k, v: [batch*seq_len rows, ld_in], head h at columns h*d_k.
+/* q, k, v: [sum(len) rows, ld_in], head h at columns h*d_k.
  * lengths: [batch] in [0, seq_len], or NULL when every sequence is full.
- * out: [batch*seq_len rows, ld_out]; it must not overlap q, k or v.
+ * out: [sum(len) rows, ld_out]; it must not overlap q, k or v.
  * Returns ENC_ERR_INPUT (see enc_last_error) on a bad argument, writing
  * nothing; ENC_ERR_NOMEM if scratch memory cannot be allocated. */
 enc_status enc_attention(const enc_attention_params *params, int32_t batch,

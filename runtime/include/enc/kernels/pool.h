@@ -1,6 +1,8 @@
-/* Output pooling (spec section 5):
- *   none: out row b*seq_len + i = x row b*seq_len + i, zero for i >= len[b]
- *   cls:  out row b = x row b*seq_len (zero when len[b] == 0)
+/* Output pooling (spec section 5), from the packed layout of
+ * enc/kernels/layout.h (sequence b at rows first_row(b) + i, i < len[b]) to
+ * the caller's padded one:
+ *   none: out row b*seq_len + i = x row first_row(b) + i, zero for i >= len[b]
+ *   cls:  out row b = x row first_row(b) (zero when len[b] == 0)
  *   mean: out row b = mean of the len[b] valid rows (zero when len[b] == 0) */
 #ifndef ENC_KERNELS_POOL_H_
 #define ENC_KERNELS_POOL_H_
@@ -15,9 +17,9 @@ extern "C" {
 
 typedef enum { ENC_POOL_NONE = 0, ENC_POOL_CLS = 1, ENC_POOL_MEAN = 2 } enc_pool_mode;
 
-/* x: [batch*seq_len rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
- * out: [batch*seq_len rows, ld_out] (none) or [batch rows, ld_out].
- * For mode none, out may equal x (same stride) to zero padding in place. */
+/* x: [sum(len) rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
+ * out: [batch*seq_len rows, ld_out] (none) or [batch rows, ld_out]; it must
+ * not overlap x. */
 enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len, int64_t d,
                     const int32_t *lengths, const float *x, int64_t ld_x,
                     float *out, int64_t ld_out);
