@@ -1,59 +1,115 @@
 // Packs W [n, k] (row-major, PyTorch Linear layout) into the micro-kernel's
-// panels (see kernels/gemm.h), once per weight, at load.
+// panels (see kernels/gemm.h), once per weight, at load, panels spread over
+// the thread pool.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
+#include "enc/kernels/threads.h"
 #include "kernels/gemm.h"
+#include "src/large_alloc.h"
 #include "src/status.h"
+
+namespace {
+
+constexpr int32_t kMaxParts = 3;
+
+struct PackArgs {
+  int32_t num_parts;
+  const float* parts[kMaxParts];
+  int64_t first_row[kMaxParts + 1];  // part i: W rows [first_row[i], first_row[i+1])
+  int64_t n, k;
+  float* dst;
+
+  const float* Row(int64_t r) const {
+    int32_t i = 0;
+    while (r >= first_row[i + 1]) ++i;
+    return parts[i] + (r - first_row[i]) * k;
+  }
+};
+
+// Panels [begin, end): k-major, so the stores are sequential and the loads
+// walk kGemmPanel rows of W side by side (a few cache lines each).
+void PackPanels(void* ctx, int64_t begin, int64_t end) {
+  using enc::kGemmPanel;
+  const PackArgs& a = *static_cast<const PackArgs*>(ctx);
+  for (int64_t p = begin; p < end; ++p) {
+    float* panel = a.dst + p * a.k * kGemmPanel;
+    const int64_t cols = std::min(kGemmPanel, a.n - p * kGemmPanel);
+    const float* rows[kGemmPanel];
+    for (int64_t j = 0; j < cols; ++j) rows[j] = a.Row(p * kGemmPanel + j);
+    for (int64_t kk = 0; kk < a.k; ++kk) {
+      float* out = panel + kk * kGemmPanel;
+      int64_t j = 0;
+      for (; j < cols; ++j) out[j] = rows[j][kk];
+      for (; j < kGemmPanel; ++j) out[j] = 0.0f;
+    }
+  }
+}
+
+}  // namespace
 
 extern "C" enc_status enc_gemm_pack(const float* w, int64_t n, int64_t k,
                                     enc_packed_b** out) {
+  return enc_gemm_pack_parts(1, &w, &n, k, out);
+}
+
+extern "C" enc_status enc_gemm_pack_parts(int32_t num_parts,
+                                          const float* const* parts,
+                                          const int64_t* rows, int64_t k,
+                                          enc_packed_b** out) {
   using enc::kGemmPanel;
-  if (out == nullptr) {
-    return enc::Fail(ENC_ERR_INPUT, "enc_gemm_pack: out is NULL");
-  }
+  const char* fn = "enc_gemm_pack";
+  if (out == nullptr) return enc::Fail(ENC_ERR_INPUT, "%s: out is NULL", fn);
   *out = nullptr;
-  if (w == nullptr) return enc::Fail(ENC_ERR_INPUT, "enc_gemm_pack: w is NULL");
-  if (n < 1 || k < 1) {
-    return enc::Fail(ENC_ERR_INPUT,
-                     "enc_gemm_pack: shape [%lld, %lld] has an empty dimension",
-                     static_cast<long long>(n), static_cast<long long>(k));
+  if (num_parts < 1 || num_parts > kMaxParts) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: num_parts (%d) is outside 1..%d", fn,
+                     num_parts, kMaxParts);
   }
+  if (parts == nullptr || rows == nullptr) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
+                     parts == nullptr ? "parts" : "rows");
+  }
+  PackArgs args{};
+  args.num_parts = num_parts;
+  args.k = k;
+  for (int32_t i = 0; i < num_parts; ++i) {
+    if (parts[i] == nullptr) return enc::Fail(ENC_ERR_INPUT, "%s: w is NULL", fn);
+    if (rows[i] < 1 || k < 1 || rows[i] > (int64_t{1} << 40)) {
+      return enc::Fail(ENC_ERR_INPUT,
+                       "%s: shape [%lld, %lld] has an empty dimension", fn,
+                       static_cast<long long>(rows[i]), static_cast<long long>(k));
+    }
+    args.parts[i] = parts[i];
+    args.first_row[i + 1] = args.first_row[i] + rows[i];
+  }
+  for (int32_t i = num_parts + 1; i <= kMaxParts; ++i) {
+    args.first_row[i] = args.first_row[num_parts];
+  }
+  const int64_t n = args.first_row[num_parts];
+  args.n = n;
   const int64_t panels = (n + kGemmPanel - 1) / kGemmPanel;
   // Guard the byte count against overflow (k * n stays far below 2^62 here).
   if (k > (int64_t{1} << 40) / (panels * kGemmPanel)) {
-    return enc::Fail(ENC_ERR_INPUT,
-                     "enc_gemm_pack: shape [%lld, %lld] is too large",
+    return enc::Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
                      static_cast<long long>(n), static_cast<long long>(k));
   }
   const size_t bytes =
       static_cast<size_t>(panels * k * kGemmPanel) * sizeof(float);
   auto* packed = new (std::nothrow) enc_packed_b;
-  void* data = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+  void* data = enc::AllocLarge(bytes);
   if (packed == nullptr || data == nullptr) {
     delete packed;
     std::free(data);
-    return enc::Fail(ENC_ERR_NOMEM, "enc_gemm_pack: cannot allocate %zu bytes",
-                     bytes);
+    return enc::Fail(ENC_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);
   }
-  float* dst = static_cast<float*>(data);
-  for (int64_t p = 0; p < panels; ++p) {
-    float* panel = dst + p * k * kGemmPanel;
-    for (int64_t j = 0; j < kGemmPanel; ++j) {
-      const int64_t col = p * kGemmPanel + j;
-      if (col < n) {
-        const float* row = w + col * k;
-        for (int64_t kk = 0; kk < k; ++kk) panel[kk * kGemmPanel + j] = row[kk];
-      } else {
-        for (int64_t kk = 0; kk < k; ++kk) panel[kk * kGemmPanel + j] = 0.0f;
-      }
-    }
-  }
+  args.dst = static_cast<float*>(data);
+  enc_parallel_for(panels, 1, &PackPanels, &args);
   packed->n = n;
   packed->k = k;
   packed->panels = panels;
-  packed->data = dst;
+  packed->data = args.dst;
   *out = packed;
   return ENC_OK;
 }

@@ -10,6 +10,7 @@
 
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/weights.h"
+#include "src/large_alloc.h"
 #include "src/status.h"
 
 namespace {
@@ -120,11 +121,25 @@ uint64_t RoundUp(uint64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign
 
 // 64-byte aligned floats, freed with std::free. NULL on failure.
 float* AlignedFloats(uint64_t count) {
-  void* p = nullptr;
-  const uint64_t bytes = RoundUp(count * sizeof(float) == 0 ? kAlign : count * sizeof(float));
-  if (posix_memalign(&p, kAlign, static_cast<size_t>(bytes)) != 0) return nullptr;
-  return static_cast<float*>(p);
+  return static_cast<float*>(enc::AllocLarge(static_cast<size_t>(count * sizeof(float))));
 }
+
+// Where a packed matrix is converted to float before packing: one buffer,
+// grown to the largest such matrix and reused, so each weight's floats are
+// written into memory that is already mapped.
+struct PackScratch {
+  float* data = nullptr;
+  uint64_t floats = 0;
+  ~PackScratch() { std::free(data); }
+  float* Get(uint64_t n) {
+    if (n > floats) {
+      std::free(data);
+      data = AlignedFloats(n);
+      floats = data != nullptr ? n : 0;
+    }
+    return data;
+  }
+};
 
 // Reads the parts of `d` one after another into dst.
 enc_status ReadParts(enc_weights* w, const enc_weight_desc& d, float* dst) {
@@ -171,13 +186,46 @@ void FreeSlot(int32_t kind, void* slot) {
   }
 }
 
+// A PACKED_MATRIX whose parts are all F32 in the file is packed straight
+// from the mapping: no float copy. *done is false (and nothing happened) if a
+// part needs conversion.
+enc_status PackFromFile(enc_weights* w, const enc_weight_desc& d, bool* done,
+                        enc_packed_b** packed) {
+  *done = false;
+  const float* parts[3] = {nullptr, nullptr, nullptr};
+  for (int32_t p = 0; p < d.num_parts; ++p) {
+    const int64_t shape[2] = {d.rows[p], d.cols};
+    if (enc_status s = enc_weights_view_f32(w, d.names[p], 2, shape, &parts[p])) return s;
+    if (parts[p] == nullptr) return ENC_OK;
+  }
+  *done = true;
+  enc_status s = enc_gemm_pack_parts(d.num_parts, parts, d.rows, d.cols, packed);
+  for (int32_t p = 0; p < d.num_parts; ++p) enc_weights_release(w, d.names[p]);
+  return s;
+}
+
 // Fills one slot. On failure nothing is held and *slot stays NULL.
 enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
-                    void** slot) {
+                    PackScratch& scratch, void** slot) {
   int64_t rows = 0;
   uint64_t floats = 0;
   if (enc_status s = CheckDesc("enc_model_load", d, i, &rows, &floats)) return s;
-  float* data = AlignedFloats(floats);
+  const bool packed_kind = d.kind == ENC_SLOT_PACKED_MATRIX;
+  enc_packed_b* packed = nullptr;
+  if (packed_kind) {
+    bool done = false;
+    enc_status s = PackFromFile(w, d, &done, &packed);
+    if (done || s != ENC_OK) {
+      if (s != ENC_OK && s != ENC_ERR_WEIGHTS) {
+        const std::string why = enc_last_error();
+        return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), d.names[0],
+                    d.num_parts > 1 ? " (fused)" : "", why.c_str());
+      }
+      if (s == ENC_OK) *slot = packed;
+      return s;
+    }
+  }
+  float* data = packed_kind ? scratch.Get(floats) : AlignedFloats(floats);
   if (data == nullptr) {
     return Fail(ENC_ERR_NOMEM, "%s: tensor '%s': cannot allocate %llu bytes",
                 enc_weights_path(w), d.names[0],
@@ -187,17 +235,15 @@ enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
                      ? ReadTableRows(w, d, data)
                      : ReadParts(w, d, data);
   if (s != ENC_OK) {
-    std::free(data);
+    if (!packed_kind) std::free(data);
     return s;
   }
-  if (d.kind != ENC_SLOT_PACKED_MATRIX) {
+  if (!packed_kind) {
     *slot = data;
     return ENC_OK;
   }
-  // The concatenation [rows, cols] is packed once and then dropped.
-  enc_packed_b* packed = nullptr;
+  // The concatenation [rows, cols] is packed once; the scratch is reused.
   s = enc_gemm_pack(data, rows, d.cols, &packed);
-  std::free(data);
   if (s != ENC_OK) {
     const std::string why = enc_last_error();
     return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), d.names[0],
@@ -226,8 +272,9 @@ extern "C" enc_status enc_model_load(const char* path,
   enc_weights* w = nullptr;
   if (enc_status s = enc_weights_open(path, &w)) return s;
   enc_status s = ENC_OK;
+  PackScratch scratch;
   for (int32_t i = 0; i < n && s == ENC_OK; ++i) {
-    s = LoadSlot(w, descs[i], i, &slots[i]);
+    s = LoadSlot(w, descs[i], i, scratch, &slots[i]);
   }
   enc_weights_close(w);
   if (s != ENC_OK) enc_model_free(descs, n, slots);

@@ -297,9 +297,9 @@ enc_status SafeTensors::Open(const std::string& path,
   return ENC_OK;
 }
 
-enc_status SafeTensors::Get(const std::string& name,
-                            const std::vector<int64_t>& shape,
-                            bool allow_more_rows, float* dst) const {
+enc_status SafeTensors::Check(const std::string& name,
+                              const std::vector<int64_t>& shape,
+                              bool allow_more_rows, const TensorInfo** out) const {
   const char* p = path_.c_str();
   const char* n = name.c_str();
   const TensorInfo* t = Find(name);
@@ -323,6 +323,15 @@ enc_status SafeTensors::Get(const std::string& name,
                 "expected)",
                 p, n, t->dtype.c_str());
   }
+  *out = t;
+  return ENC_OK;
+}
+
+enc_status SafeTensors::Get(const std::string& name,
+                            const std::vector<int64_t>& shape,
+                            bool allow_more_rows, float* dst) const {
+  const TensorInfo* t = nullptr;
+  if (enc_status s = Check(name, shape, allow_more_rows, &t)) return s;
   uint64_t count = 1;
   for (int64_t d : shape) count *= static_cast<uint64_t>(d);  // <= t->count
   const uint8_t* src = data_ + t->begin;
@@ -339,14 +348,36 @@ enc_status SafeTensors::Get(const std::string& name,
   }
   // The tensor now lives in dst: drop its file pages from this process's
   // resident set, so that loading a model peaks near its converted size
-  // rather than file + copies (a later read faults them back in).
+  // rather than file + copies.
+  ReleaseRange(*t);
+  return ENC_OK;
+}
+
+enc_status SafeTensors::View(const std::string& name,
+                             const std::vector<int64_t>& shape,
+                             const float** data) const {
+  *data = nullptr;
+  const TensorInfo* t = nullptr;
+  if (enc_status s = Check(name, shape, false, &t)) return s;
+  const uint8_t* src = data_ + t->begin;
+  if (t->dtype == "F32" && reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
+    *data = reinterpret_cast<const float*>(src);
+  }
+  return ENC_OK;
+}
+
+void SafeTensors::Release(const std::string& name) const {
+  if (const TensorInfo* t = Find(name)) ReleaseRange(*t);
+}
+
+void SafeTensors::ReleaseRange(const TensorInfo& t) const {
+  const uint8_t* src = data_ + t.begin;
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   uintptr_t first = (reinterpret_cast<uintptr_t>(src) + page - 1) & ~(page - 1);
-  uintptr_t last = (reinterpret_cast<uintptr_t>(src) + t->end - t->begin) & ~(page - 1);
+  uintptr_t last = (reinterpret_cast<uintptr_t>(src) + t.end - t.begin) & ~(page - 1);
   if (last > first) {
     madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
   }
-  return ENC_OK;
 }
 
 }  // namespace enc
@@ -416,6 +447,24 @@ extern "C" enc_status enc_weights_get_rows(enc_weights* w, const char* name,
                                            int ndim, const int64_t* shape,
                                            float* dst) {
   return GetImpl("enc_weights_get_rows", w, name, ndim, shape, dst, true);
+}
+
+extern "C" enc_status enc_weights_view_f32(enc_weights* w, const char* name,
+                                           int ndim, const int64_t* shape,
+                                           const float** data) {
+  const char* fn = "enc_weights_view_f32";
+  if (w == nullptr || name == nullptr || data == nullptr) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
+                     w == nullptr ? "weights" : name == nullptr ? "name" : "data");
+  }
+  *data = nullptr;
+  std::vector<int64_t> s;
+  if (enc_status st = ToShape(fn, ndim, shape, &s)) return st;
+  return w->file->View(name, s, data);
+}
+
+extern "C" void enc_weights_release(enc_weights* w, const char* name) {
+  if (w != nullptr && name != nullptr) w->file->Release(name);
 }
 
 extern "C" int enc_weights_has(const enc_weights* w, const char* name) {

@@ -46,8 +46,21 @@ class SafeTensors {
   enc_status Get(const std::string& name, const std::vector<int64_t>& shape,
                  bool allow_more_rows, float* dst) const;
 
+  // Checks tensor `name` as Get does (exact shape); when it is F32 with
+  // 4-byte aligned data, *data points at its floats inside the mapping,
+  // otherwise *data is nullptr (use Get). Valid until Release or close.
+  enc_status View(const std::string& name, const std::vector<int64_t>& shape,
+                  const float** data) const;
+
+  // Drops the tensor's file pages from the process's resident set once its
+  // data has been consumed (a later read faults them back in).
+  void Release(const std::string& name) const;
+
  private:
   SafeTensors() = default;
+  enc_status Check(const std::string& name, const std::vector<int64_t>& shape,
+                   bool allow_more_rows, const TensorInfo** out) const;
+  void ReleaseRange(const TensorInfo& t) const;
 
   std::string path_;
   const uint8_t* map_ = nullptr;

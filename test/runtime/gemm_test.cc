@@ -336,6 +336,38 @@ TEST_F(GemmValidationTest, Pack) {
   enc_gemm_packed_free(nullptr);  // a no-op
 }
 
+TEST_F(GemmValidationTest, PackPartsEqualsPackOfConcatenation) {
+  // A fused Q|K|V packed from its three tensors is the packing of their row
+  // concatenation, whatever the part boundaries are relative to the panels.
+  std::mt19937 rng(21);
+  const int64_t k = 37;
+  const int64_t rows[3] = {50, 7, 96};
+  std::vector<float> cat;
+  std::vector<std::vector<float>> parts;
+  for (int64_t r : rows) {
+    parts.push_back(Random(r * k, rng));
+    cat.insert(cat.end(), parts.back().begin(), parts.back().end());
+  }
+  const float* ptrs[3] = {parts[0].data(), parts[1].data(), parts[2].data()};
+  const int64_t n = rows[0] + rows[1] + rows[2];
+  Packed whole = Pack(cat, n, k);
+  enc_packed_b* p = nullptr;
+  ASSERT_EQ(ENC_OK, enc_gemm_pack_parts(3, ptrs, rows, k, &p)) << enc_last_error();
+  Packed fused(p);
+  const int64_t m = 5;
+  const std::vector<float> x = Random(m * k, rng);
+  std::vector<float> y1(m * n), y2(m * n);
+  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), k, whole.get(), nullptr, ENC_ACT_NONE, nullptr, 0,
+                             y1.data(), n));
+  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), k, fused.get(), nullptr, ENC_ACT_NONE, nullptr, 0,
+                             y2.data(), n));
+  EXPECT_EQ(y1, y2);
+  ExpectInputError(enc_gemm_pack_parts(0, ptrs, rows, k, &p), "num_parts");
+  ExpectInputError(enc_gemm_pack_parts(4, ptrs, rows, k, &p), "num_parts");
+  const float* with_null[2] = {ptrs[0], nullptr};
+  ExpectInputError(enc_gemm_pack_parts(2, with_null, rows, k, &p), "w is NULL");
+}
+
 TEST_F(GemmValidationTest, Gemm) {
   const enc_packed_b* w = packed_.get();
   float* y = y_.data();

@@ -167,6 +167,49 @@ TEST(SafeTensors, ReadsF32F16BF16) {
   enc_weights_close(nullptr);
 }
 
+TEST(SafeTensors, ViewsAlignedF32InPlace) {
+  const float f32[4] = {1.5f, -2.0f, 3.0f, 4.0f};
+  const uint16_t f16[4] = {0x3c00, 0xc000, 0x0001, 0x03ff};
+  const std::string tensors =
+      "\"a\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[0,16]},"
+      "\"h\":{\"dtype\":\"F16\",\"shape\":[4],\"data_offsets\":[16,24]},"
+      "\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[26,30]}";
+  // With the header padded to 8 bytes "a" is aligned; "b" sits 2 bytes off.
+  std::string header = "{" + tensors + "}";
+  while ((8 + header.size()) % 8 != 0) header += ' ';
+  const uint16_t pad = 0;
+  const float one = 1.0f;
+  Opened o = OpenBytes("view", File(header, Bytes(f32, 16) + Bytes(f16, 8) + Bytes(&pad, 2) +
+                                                Bytes(&one, 4)));
+  ASSERT_EQ(ENC_OK, o.status) << o.error;
+  const float* view = nullptr;
+  const int64_t s22[2] = {2, 2}, s4[1] = {4}, s1[1] = {1};
+  ASSERT_EQ(ENC_OK, enc_weights_view_f32(o.w, "a", 2, s22, &view)) << enc_last_error();
+  ASSERT_NE(nullptr, view);
+  EXPECT_EQ(0, std::memcmp(view, f32, 16));
+  enc_weights_release(o.w, "a");  // pages dropped, data still readable
+  EXPECT_EQ(-2.0f, view[1]);
+  // Not F32, or not aligned: no view, the caller converts with get.
+  view = f32;
+  ASSERT_EQ(ENC_OK, enc_weights_view_f32(o.w, "h", 1, s4, &view));
+  EXPECT_EQ(nullptr, view);
+  view = f32;
+  ASSERT_EQ(ENC_OK, enc_weights_view_f32(o.w, "b", 1, s1, &view));
+  EXPECT_EQ(nullptr, view);
+  float got = 0;
+  ASSERT_EQ(ENC_OK, enc_weights_get(o.w, "b", 1, s1, &got));
+  EXPECT_EQ(1.0f, got);
+  // The same checks as get.
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_view_f32(o.w, "a", 1, s4, &view));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("'a' has shape [2, 2]"))
+      << enc_last_error();
+  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_view_f32(o.w, "missing", 1, s4, &view));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_weights_view_f32(o.w, "a", 2, s22, nullptr));
+  enc_weights_release(o.w, "missing");
+  enc_weights_release(nullptr, "a");
+  enc_weights_close(o.w);
+}
+
 TEST(SafeTensors, HalfConversionIsExactForEveryValue) {
   for (uint32_t h = 0; h < 65536; ++h) {
     const float got = enc::HalfToFloat(static_cast<uint16_t>(h));

@@ -32,6 +32,12 @@ typedef enum {
  * allocation fails; *out is NULL on failure. */
 enc_status enc_gemm_pack(const float *w, int64_t n, int64_t k,
                          enc_packed_b **out);
+/* Packs the row concatenation of num_parts (1..3) matrices, part i
+ * row-major [rows[i], k] (rows[i] >= 1), as enc_gemm_pack packs one: a fused
+ * Q|K|V projection straight from its three tensors. */
+enc_status enc_gemm_pack_parts(int32_t num_parts, const float *const *parts,
+                               const int64_t *rows, int64_t k,
+                               enc_packed_b **out);
 void enc_gemm_packed_free(enc_packed_b *p); /* NULL is a no-op */
 int64_t enc_gemm_packed_n(const enc_packed_b *p);
 int64_t enc_gemm_packed_k(const enc_packed_b *p);

@@ -31,6 +31,18 @@ enc_status enc_weights_get(enc_weights *w, const char *name, int ndim,
 enc_status enc_weights_get_rows(enc_weights *w, const char *name, int ndim,
                                 const int64_t *shape, float *dst);
 
+/* Checks tensor `name` as enc_weights_get does; when it is F32 with 4-byte
+ * aligned data, *data points at its floats inside the mapped file (no copy),
+ * otherwise *data is NULL and enc_weights_get converts it. The pointer stays
+ * valid until enc_weights_close. */
+enc_status enc_weights_view_f32(enc_weights *w, const char *name, int ndim,
+                                const int64_t *shape, const float **data);
+
+/* Drops tensor `name`'s file pages from the process's resident set once its
+ * data has been consumed (enc_weights_get does this itself). Unknown names
+ * and NULL are ignored. */
+void enc_weights_release(enc_weights *w, const char *name);
+
 /* 1 if the file holds a tensor `name`, else 0. */
 int enc_weights_has(const enc_weights *w, const char *name);
 
