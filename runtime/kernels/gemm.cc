@@ -120,8 +120,11 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
   // that the OS preempts does not hold the others up.
   const int64_t want = threads == 1 ? 1 : 4 * threads;
   job.n_splits = std::min<int64_t>(want, panels);
-  const int64_t m_splits = (want + job.n_splits - 1) / job.n_splits;
-  constexpr int64_t kRowAlign = 24;  // a multiple of every target's tile rows
+  int64_t m_splits = (want + job.n_splits - 1) / job.n_splits;
+  // A task count the threads divide evenly (3 panels x 3 row ranges would
+  // leave one thread 5 tasks of 9).
+  while (m_splits > 1 && (job.n_splits * m_splits) % threads != 0) --m_splits;
+  constexpr int64_t kRowAlign = 8;  // a multiple of every target's tile rows
   job.m_step =
       ((m + m_splits - 1) / m_splits + kRowAlign - 1) / kRowAlign * kRowAlign;
   const int64_t tasks = ((m + job.m_step - 1) / job.m_step) * job.n_splits;
