@@ -250,6 +250,9 @@ std::optional<EvalValue> EncoderResolver::computeValue(const SettingInfo &Info) 
 
 std::optional<EvalValue> EncoderResolver::defaultValue(llvm::StringRef Key) {
   if (Key == "d_model" || Key == "heads") {
+    // No value, so no spec, even when nothing is reported: resolve() must not
+    // build one from the missing key (UBSan: d_model / heads read as 0).
+    Failed = true;
     // A broken base already explains why a key is missing.
     if (!BaseFailed)
       error(nameRange(), "encoder '" + Enc.Name.Name + "' does not set '" +
