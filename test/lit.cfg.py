@@ -36,6 +36,8 @@ if config.sanitize_flags:
     config.available_features.add("sanitizer")
     if "address" in config.sanitize_flags:
         config.available_features.add("asan")
+    if "thread" in config.sanitize_flags:
+        config.available_features.add("tsan")
     for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"):
         if name in os.environ:
             config.environment[name] = os.environ[name]
