@@ -624,8 +624,6 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   Spec.NormKind = choiceOf("norm_type")->Name == "rmsnorm"
                       ? NormType::RMSNorm
                       : NormType::LayerNorm;
-  // Copies: choiceOf returns a temporary, a reference to its Name would
-  // dangle at the end of the statement (ASan: stack-use-after-scope).
   const std::string A = choiceOf("activation")->Name;
   Spec.Act = A == "relu"   ? Activation::Relu
              : A == "gelu" ? Activation::Gelu
