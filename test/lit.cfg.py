@@ -1,6 +1,7 @@
 # -*- Python -*-
 # lit configuration for encc: .enc and .mlir files under test/ are tests.
 import os
+import platform
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -18,8 +19,28 @@ llvm_config.with_environment("PATH", config.encc_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%python", config.python_executable))
 llvm_config.add_tool_substitutions(["encc", "encc-opt"], [config.encc_tools_dir])
+if platform.machine() == "x86_64":
+    config.available_features.add("x86_64")
 # Colour would put escape codes into what FileCheck reads.
 config.environment["TERM"] = "dumb"
+
+# Another runtime build can be tested with this build's encc, e.g. a
+# ThreadSanitizer runtime (scripts/sanitize.sh):
+#   lit -Denc_runtime_lib=.../libenc_runtime.a -Dsanitize_flags=-fsanitize=thread
+config.enc_runtime_lib = lit_config.params.get("enc_runtime_lib", config.enc_runtime_lib)
+config.sanitize_flags = lit_config.params.get("sanitize_flags", config.sanitize_flags)
+if config.sanitize_flags:
+    # Programs compiled by the tests link the sanitized runtime: same flags.
+    config.cxx = config.cxx + " " + config.sanitize_flags
+    config.cc = config.cc + " " + config.sanitize_flags
+    config.available_features.add("sanitizer")
+    if "address" in config.sanitize_flags:
+        config.available_features.add("asan")
+    if "thread" in config.sanitize_flags:
+        config.available_features.add("tsan")
+    for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"):
+        if name in os.environ:
+            config.environment[name] = os.environ[name]
 
 # The end-to-end tests compile models with encc and link them with the
 # runtime (test/e2e/encc_case.py reads these).
@@ -32,6 +53,9 @@ config.environment["CC"] = config.cc
 config.substitutions.append(("%encc_build_dir", config.encc_obj_root))
 config.substitutions.append(("%cxx", config.cxx))
 config.substitutions.append(("%cc", config.cc))
+# The compilers themselves, for tests that configure a CMake project.
+config.substitutions.append(("%cmake_compilers", "-DCMAKE_C_COMPILER=%s -DCMAKE_CXX_COMPILER=%s"
+                             % (config.cc.split()[0], config.cxx.split()[0])))
 config.substitutions.append(("%enc_runtime_lib", config.enc_runtime_lib))
 config.substitutions.append(("%enc_runtime_include", config.enc_runtime_include))
 config.substitutions.append(("%enc_link_libs", config.enc_link_libs))

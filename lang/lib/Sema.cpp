@@ -250,6 +250,9 @@ std::optional<EvalValue> EncoderResolver::computeValue(const SettingInfo &Info) 
 
 std::optional<EvalValue> EncoderResolver::defaultValue(llvm::StringRef Key) {
   if (Key == "d_model" || Key == "heads") {
+    // No value, so no spec, even when nothing is reported: resolve() must not
+    // build one from the missing key (UBSan: d_model / heads read as 0).
+    Failed = true;
     // A broken base already explains why a key is missing.
     if (!BaseFailed)
       error(nameRange(), "encoder '" + Enc.Name.Name + "' does not set '" +
@@ -621,11 +624,11 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   Spec.NormKind = choiceOf("norm_type")->Name == "rmsnorm"
                       ? NormType::RMSNorm
                       : NormType::LayerNorm;
-  const std::string &A = choiceOf("activation")->Name;
+  const std::string A = choiceOf("activation")->Name;
   Spec.Act = A == "relu"   ? Activation::Relu
              : A == "gelu" ? Activation::Gelu
                            : Activation::GeluTanh;
-  const std::string &Pl = choiceOf("pooling")->Name;
+  const std::string Pl = choiceOf("pooling")->Name;
   Spec.Pool = Pl == "none" ? Pooling::None
               : Pl == "cls" ? Pooling::Cls
                             : Pooling::Mean;

@@ -70,9 +70,9 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
   if (n < 1 || k < 1 || w->data == nullptr) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a packed matrix");
   }
-  if (act < ENC_ACT_NONE || act > ENC_ACT_GELU_TANH) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: unknown activation %d",
-                static_cast<int>(act));
+  const int act_value = enc::EnumArg(act);  // may be any int, from C
+  if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_GELU_TANH) {
+    return Fail(ENC_ERR_INPUT, "enc_gemm: unknown activation %d", act_value);
   }
   if (m == 0) return ENC_OK;
   if (x == nullptr) return Fail(ENC_ERR_INPUT, "enc_gemm: x is NULL");

@@ -5,7 +5,8 @@
 // mean (shift = the row's first value, so a large common offset cancels
 // exactly), then the corrected two-pass variance sum(dev^2) - sum(dev)^2/d.
 // A constant row gives dev == 0 exactly, hence y == beta. Pass 2 and the
-// output pass read the row again (from L1/L2), never a stored copy.
+// output pass read the row again (from L1/L2), never a stored copy. A row
+// whose float sums overflow (values beyond ~1e19) is redone in double.
 
 #ifndef ENC_KERNELS_NORM_ARGS_
 #define ENC_KERNELS_NORM_ARGS_
@@ -81,6 +82,31 @@ HWY_INLINE float RowSum(const Src& src, size_t n, const FV& fv, const FS& fs) {
   return sum + tail;
 }
 
+// The row in double, for rows whose float statistics overflowed: squares of
+// values above ~1.8e19 exceed FLT_MAX, while in double no finite float row
+// can overflow (d * FLT_MAX^2 < DBL_MAX). Off the fast path: only such rows
+// (or rows holding inf / NaN, which give NaN either way) come here.
+template <bool kResidual>
+HWY_NOINLINE void NormRowDouble(const NormArgs& a, const RowSrc<kResidual>& src,
+                                float* HWY_RESTRICT y) {
+  const size_t n = static_cast<size_t>(a.d);
+  double mean = 0.0;
+  if (a.kind != 1) {
+    for (size_t i = 0; i < n; ++i) mean += src.At(i);
+    mean /= static_cast<double>(n);
+  }
+  double ss = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double dev = src.At(i) - mean;
+    ss += dev * dev;
+  }
+  const double rstd = 1.0 / std::sqrt(ss / static_cast<double>(n) + a.eps);
+  for (size_t i = 0; i < n; ++i) {
+    const double v = (src.At(i) - mean) * rstd * a.gamma[i];
+    y[i] = static_cast<float>(a.beta != nullptr && a.kind != 1 ? v + a.beta[i] : v);
+  }
+}
+
 template <bool kResidual>
 HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
                         float* HWY_RESTRICT y) {
@@ -94,6 +120,7 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
     const float ss = RowSum(
         src, n, [](hn::Vec<decltype(d)> v) { return hn::Mul(v, v); },
         [](float v) { return v * v; });
+    if (!std::isfinite(ss)) return NormRowDouble(a, src, y);
     const float rs = 1.0f / std::sqrt(ss * inv_n + a.eps);
     const auto vrs = hn::Set(d, rs);
     size_t i = 0;
@@ -147,6 +174,7 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
     sc += tc;
   }
   float var = (s2 - sc * sc * inv_n) * inv_n;
+  if (!std::isfinite(s1) || !std::isfinite(var)) return NormRowDouble(a, src, y);
   if (!(var > 0.0f)) var = 0.0f;
   const float rstd = 1.0f / std::sqrt(var + a.eps);
   const auto vrstd = hn::Set(d, rstd);

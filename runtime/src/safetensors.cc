@@ -272,13 +272,20 @@ enc_status SafeTensors::Open(const std::string& path,
                   (unsigned long long)f.data_size_);
     }
     uint64_t bits = 0;
-    if (__builtin_mul_overflow(count, static_cast<uint64_t>(t.bits), &bits) ||
-        bits % 8 != 0 || t.end - t.begin != bits / 8) {
+    const bool too_many =
+        __builtin_mul_overflow(count, static_cast<uint64_t>(t.bits), &bits);
+    if (too_many || bits % 8 != 0 || t.end - t.begin != bits / 8) {
+      // What the shape and dtype call for, so that the message says it.
+      const std::string want =
+          too_many       ? "more than 2^64 bits expected"
+          : bits % 8 != 0 ? std::to_string(bits) + " bits, not whole bytes"
+                          : std::to_string(bits / 8) + " bytes expected";
       return Fail(ENC_ERR_FORMAT,
                   "%s: tensor '%s': %llu bytes of data for %s %s (%llu "
-                  "elements)",
+                  "elements: %s)",
                   p, n, (unsigned long long)(t.end - t.begin), t.dtype.c_str(),
-                  ShapeString(t.shape).c_str(), (unsigned long long)count);
+                  ShapeString(t.shape).c_str(), (unsigned long long)count,
+                  want.c_str());
     }
     auto inserted = f.tensors_.emplace(name, std::move(t));
     if (inserted.first->second.end > inserted.first->second.begin) {

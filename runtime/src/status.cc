@@ -26,7 +26,7 @@ void ClearLastError() { last_error.clear(); }
 extern "C" const char* enc_last_error(void) { return enc::last_error.c_str(); }
 
 extern "C" const char* enc_status_name(enc_status status) {
-  switch (status) {
+  switch (enc::EnumArg(status)) {
     case ENC_OK: return "ENC_OK";
     case ENC_ERR_IO: return "ENC_ERR_IO";
     case ENC_ERR_FORMAT: return "ENC_ERR_FORMAT";

@@ -2,6 +2,8 @@
 #ifndef ENC_RUNTIME_SRC_STATUS_H_
 #define ENC_RUNTIME_SRC_STATUS_H_
 
+#include <cstring>
+
 #include "enc/runtime.h"
 
 namespace enc {
@@ -13,6 +15,17 @@ enc_status Fail(enc_status status, const char* format, ...)
 
 // Clears this thread's last error (a successful call leaves it untouched).
 void ClearLastError();
+
+// The integer a caller passed for an enum parameter of the C ABI. C allows
+// any int there, but in C++ loading a value outside the enumerators' range is
+// undefined (UBSan: -fsanitize=enum), so validation reads the bytes instead.
+template <typename Enum>
+int EnumArg(const Enum& e) {
+  static_assert(sizeof(Enum) == sizeof(int), "C enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof(v));
+  return v;
+}
 
 }  // namespace enc
 

@@ -88,6 +88,9 @@ int main(int argc, char **argv) {
     enc_status s = bert_like_load(NULL, NULL);
     printf("free(NULL) ok; load(NULL, NULL): %s: %s\n", enc_status_name(s),
            enc_last_error());
+    /* Any int is a valid enc_status in C (UB to load in C++: UBSan checks). */
+    printf("status 99: %s; status -1: %s\n", enc_status_name((enc_status)99),
+           enc_status_name((enc_status)-1));
     return 0;
   }
   fprintf(stderr, "usage: %s inputs|load WEIGHTS | free\n", argv[0]);

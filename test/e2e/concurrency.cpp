@@ -2,10 +2,10 @@
 // concurrently on one loaded model from several threads"): 8 threads each run
 // 50 forwards of different batch sizes and lengths, and every result must be
 // identical, bit for bit, to the same call made alone. Also: the thread count
-// changed while idle, and many load/free cycles.
+// changed while idle, and many load/free cycles, with failed loads between.
 //
 // Built against the generated header of `bert_like` (Inputs/conformance.enc).
-// usage: concurrency WEIGHTS
+// usage: concurrency WEIGHTS [BAD_WEIGHTS...]
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -14,7 +14,7 @@
 #include <vector>
 
 namespace {
-constexpr int kThreads = 8, kCallsPerThread = 50, kCases = 12;
+constexpr int kThreads = 8, kCallsPerThread = 50, kCases = 12, kLoadCycles = 50;
 
 struct Case {
   int32_t batch, seq;
@@ -34,7 +34,7 @@ enc_input InputOf(const Case& c) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) return 2;
+  if (argc < 2) return 2;
   bert_like* model = nullptr;
   if (bert_like_load(argv[1], &model) != ENC_OK) {
     std::printf("FAIL load: %s\n", enc_last_error());
@@ -94,13 +94,22 @@ int main(int argc, char** argv) {
               resize_mismatches, enc_set_num_threads(-1));
   bert_like_free(model);
 
-  // Load and free repeatedly (leaks show under LeakSanitizer builds).
-  int load_failures = 0;
-  for (int i = 0; i < 20; ++i) {
+  // Load and free repeatedly, and fail to load each bad file as often: under
+  // the ASan build, LeakSanitizer fails the process if any of it leaks.
+  int load_failures = 0, bad_loads = 0;
+  for (int i = 0; i < kLoadCycles; ++i) {
     bert_like* m = nullptr;
     if (bert_like_load(argv[1], &m) != ENC_OK) ++load_failures;
     bert_like_free(m);
+    for (int f = 2; f < argc; ++f) {
+      m = reinterpret_cast<bert_like*>(1);
+      if (bert_like_load(argv[f], &m) == ENC_OK || m != nullptr) ++bad_loads;
+      bert_like_free(m);
+    }
   }
-  std::printf("20 load/free cycles: %d failures\n", load_failures);
-  return mismatches || errors || resize_mismatches || load_failures ? 1 : 0;
+  std::printf("%d load/free cycles: %d failures; %d bad files x %d: %d loaded\n",
+              kLoadCycles, load_failures, argc - 2, kLoadCycles, bad_loads);
+  return mismatches || errors || resize_mismatches || load_failures || bad_loads
+             ? 1
+             : 0;
 }

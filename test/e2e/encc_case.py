@@ -7,8 +7,8 @@ compared element by element with the float64 reference under the spec's
 tolerance, |out - ref| <= 1e-4 * max(1, |ref|).
 
 Paths come from the environment lit sets (see test/lit.cfg.py): ENCC (the
-encc binary), ENC_RUNTIME_LIB (libenc_runtime.a), ENC_RUNTIME_INCLUDE, CXX,
-ENC_LINK_LIBS (the runtime's own dependencies).
+encc binary), ENC_RUNTIME_LIB (libenc_runtime.a), ENC_RUNTIME_INCLUDE, CXX (a
+compiler and its flags), ENC_LINK_LIBS (the runtime's own dependencies).
 """
 import json
 import os
@@ -53,9 +53,11 @@ def build_model(enc_path, encoder, workdir, extra_flags=()):
     obj = os.path.join(workdir, "model.o")
     run([env("ENCC"), enc_path, "--encoder=" + encoder, "-o", obj] + list(extra_flags))
     exe = os.path.join(workdir, "harness")
-    cmd = [env("CXX"), "-std=c++17", "-O1", "-I" + env("ENC_RUNTIME_INCLUDE"),
-           "-DENC_MODEL=" + encoder, "-include", os.path.join(workdir, "model.h"),
-           os.path.join(HERE, "harness.cpp"), obj, env("ENC_RUNTIME_LIB"), "-o", exe]
+    # CXX may carry flags (-fsanitize=... in a sanitized build).
+    cmd = shlex.split(env("CXX")) + [
+        "-std=c++17", "-O1", "-I" + env("ENC_RUNTIME_INCLUDE"),
+        "-DENC_MODEL=" + encoder, "-include", os.path.join(workdir, "model.h"),
+        os.path.join(HERE, "harness.cpp"), obj, env("ENC_RUNTIME_LIB"), "-o", exe]
     cmd += env("ENC_LINK_LIBS").split()
     run(cmd)
     return exe

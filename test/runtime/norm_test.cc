@@ -7,6 +7,7 @@
 #include "for_each_target.h"
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -110,14 +111,51 @@ TEST(Norm, LongRowsAndLargeOffsetsStayAccurate) {
   RunCase(Case{ENC_NORM_LAYER, 2, 65536, true, true, true, 1e4, 1e-4}, rng);
 }
 
+TEST(Norm, HugeRowsStayFiniteAndAccurate) {
+  // Squares of values beyond ~1.8e19 overflow float: the kernel must not
+  // return inf / NaN (or unnormalised values) where float64 is finite.
+  std::mt19937 rng(3);
+  for (double scale : {1e19, 1e30, 3e37}) {
+    SCOPED_TRACE(testing::Message() << "scale " << scale);
+    for (int kind : {ENC_NORM_LAYER, ENC_NORM_RMS}) {
+      std::normal_distribution<float> normal(0.0f, 1.0f);
+      const int64_t d = 67;
+      std::vector<float> x(2 * d), gamma(d), beta(d);
+      for (auto& v : x) v = static_cast<float>(scale * normal(rng));
+      for (int64_t i = 0; i < d; ++i) x[d + i] = static_cast<float>(scale);  // + offset
+      for (int64_t i = 0; i < d; i += 3) x[d + i] = static_cast<float>(-scale);
+      for (auto& v : gamma) v = 1.0f + 0.5f * normal(rng);
+      for (auto& v : beta) v = normal(rng);
+      const float* bp = kind == ENC_NORM_LAYER ? beta.data() : nullptr;
+      ForEachTarget([&] {
+        std::vector<float> y(2 * d);
+        ASSERT_EQ(ENC_OK, enc_norm(kind, 2, d, x.data(), d, nullptr, d, nullptr, d,
+                                   gamma.data(), bp, 1e-5f, y.data(), d));
+        for (int64_t row = 0; row < 2; ++row) {
+          const std::vector<double> ref =
+              RefRow(kind, &x[row * d], nullptr, d, gamma.data(), bp, 1e-5);
+          for (int64_t i = 0; i < d; ++i) {
+            ASSERT_NEAR(y[row * d + i], ref[i], 2e-5 * std::max(1.0, std::abs(ref[i])))
+                << "kind " << kind << " row " << row << " col " << i;
+          }
+        }
+      });
+    }
+  }
+}
+
 TEST(Norm, ConstantRowGivesBeta) {
   const int64_t d = 37;
   std::vector<float> x(d, 1234.5f), gamma(d, 2.0f), beta(d), y(d);
   for (int64_t i = 0; i < d; ++i) beta[i] = static_cast<float>(i);
   ForEachTarget([&] {
-    ASSERT_EQ(ENC_OK, enc_layer_norm(1, d, x.data(), nullptr, nullptr, gamma.data(),
-                                     beta.data(), 1e-12f, y.data()));
-    for (int64_t i = 0; i < d; ++i) ASSERT_EQ(beta[i], y[i]);
+    // Zero variance at any magnitude, denormal and near FLT_MAX included.
+    for (float c : {1234.5f, 0.0f, -2.5f, 1e-40f, 1e30f, -3e38f}) {
+      std::fill(x.begin(), x.end(), c);
+      ASSERT_EQ(ENC_OK, enc_layer_norm(1, d, x.data(), nullptr, nullptr, gamma.data(),
+                                       beta.data(), 1e-12f, y.data()));
+      for (int64_t i = 0; i < d; ++i) ASSERT_EQ(beta[i], y[i]) << "row of " << c;
+    }
     std::vector<float> zero(d, 0.0f);
     ASSERT_EQ(ENC_OK, enc_rms_norm(1, d, zero.data(), nullptr, nullptr, gamma.data(),
                                    1e-6f, y.data()));

@@ -272,7 +272,7 @@ TEST(SafeTensors, RejectsMalformedFiles) {
   ExpectOpenFails(
       "size_mismatch",
       File("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", data),
-      ENC_ERR_FORMAT, "'a'");
+      ENC_ERR_FORMAT, "'a': 8 bytes of data for F32 [3] (3 elements: 12 bytes expected)");
   ExpectOpenFails(
       "overlap",
       File("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},"
@@ -308,7 +308,12 @@ TEST(SafeTensors, RejectsMalformedFiles) {
       File("{\"a\":{\"dtype\":\"F64\",\"shape\":[1152921504606846976],"
            "\"data_offsets\":[0,0]}}",
            data),
-      ENC_ERR_FORMAT, "'a'");
+      ENC_ERR_FORMAT, "'a': 0 bytes of data for F64 [1152921504606846976] "
+                      "(1152921504606846976 elements: more than 2^64 bits expected)");
+  ExpectOpenFails(
+      "partial_byte",  // three 4-bit values: 12 bits
+      File("{\"a\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]}}", data),
+      ENC_ERR_FORMAT, "(3 elements: 12 bits, not whole bytes)");
   ExpectOpenFails(
       "negative_dim",
       File("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}", data),
