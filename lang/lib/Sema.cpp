@@ -621,11 +621,11 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   Spec.NormKind = choiceOf("norm_type")->Name == "rmsnorm"
                       ? NormType::RMSNorm
                       : NormType::LayerNorm;
-  const std::string &A = choiceOf("activation")->Name;
+  const std::string A = choiceOf("activation")->Name;
   Spec.Act = A == "relu"   ? Activation::Relu
              : A == "gelu" ? Activation::Gelu
                            : Activation::GeluTanh;
-  const std::string &Pl = choiceOf("pooling")->Name;
+  const std::string Pl = choiceOf("pooling")->Name;
   Spec.Pool = Pl == "none" ? Pooling::None
               : Pl == "cls" ? Pooling::Cls
                             : Pooling::Mean;
