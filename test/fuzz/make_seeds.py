@@ -127,15 +127,16 @@ def safetensors_seeds():
 
 
 # fuzz_runtime_input encoding: flags, batch, seq_len, then lengths, tokens,
-# types (one byte each; >= 0xE0 escapes to edge or raw values).
-def input_seed(flags, batch, seq_len, lengths=b"", tokens=b"", types=b""):
+# types (one byte each; >= 0xE0 escapes to edge or raw values), embeddings.
+def input_seed(flags, batch, seq_len, lengths=b"", tokens=b"", types=b"",
+               embeddings=b""):
     dims = (struct.pack("<ii", batch, seq_len) if flags & 0x40
             else bytes([batch + 2, seq_len + 2]))
-    return bytes([flags]) + dims + lengths + tokens + types
+    return bytes([flags]) + dims + lengths + tokens + types + embeddings
 
 
 def input_seeds():
-    T, TY, L = 0x01, 0x02, 0x04  # tokens given, types given, lengths given
+    T, TY, L, E = 0x01, 0x02, 0x04, 0x20  # tokens, types, lengths, embeddings
     return {
         "one-token": input_seed(T, 1, 1, tokens=b"\x05"),
         "full-batch": input_seed(T | TY | L, 4, 16, bytes([16, 5, 0, 9]),
@@ -153,6 +154,11 @@ def input_seeds():
         "raw-huge-batch": input_seed(T | L | 0x40, 2**31 - 1, 16),
         "null-out": input_seed(T | 0x08, 1, 1),
         "null-model": input_seed(T | 0x10, 1, 1),
+        "emb-full": input_seed(E | L | 0x80, 2, 3, b"\x03\x01", b"", b"",
+                               bytes(range(0, 240, 5))),
+        "emb-empty-sequence": input_seed(E | L | 0x80, 1, 2, b"\x00"),
+        "emb-null": input_seed(T | 0x80, 1, 4),
+        "emb-types-given": input_seed(E | TY | 0x80, 1, 4),
     }
 
 
