@@ -125,6 +125,23 @@ TEST(SemaTest, SchemesWithArguments) {
   EXPECT_EQ(R.Specs[4].Positional, PositionalKind::Alibi);
 }
 
+// Regression: the activation and pooling names were read through references
+// into a destroyed temporary (ASan: stack-use-after-scope on every file).
+TEST(SemaTest, EveryActivationAndPooling) {
+  Resolved R = resolve(
+      "encoder a { d_model = 64; heads = 4; activation = gelu; pooling = cls; }\n"
+      "encoder b : a { activation = gelu_tanh; pooling = mean; }\n"
+      "encoder c : a { activation = relu; pooling = none; }");
+  ASSERT_EQ(R.Errors, 0u) << R.Output;
+  ASSERT_EQ(R.Specs.size(), 3u);
+  EXPECT_EQ(R.Specs[0].Act, Activation::Gelu);
+  EXPECT_EQ(R.Specs[0].Pool, Pooling::Cls);
+  EXPECT_EQ(R.Specs[1].Act, Activation::GeluTanh);
+  EXPECT_EQ(R.Specs[1].Pool, Pooling::Mean);
+  EXPECT_EQ(R.Specs[2].Act, Activation::Relu);
+  EXPECT_EQ(R.Specs[2].Pool, Pooling::None);
+}
+
 TEST(SemaTest, InheritedExpressionFailingOnlyInTheDerivedEncoder) {
   Resolved R = resolve("encoder a { d_model = 64; heads = 4; d_ff = d_model / 4; }\n"
                        "encoder b : a { d_model = 66; heads = 6; }");
