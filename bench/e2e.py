@@ -264,15 +264,19 @@ def write_inputs(model, name, b, s, lengths, seed):
 # --------------------------------------------------------------------------
 # measuring
 # --------------------------------------------------------------------------
-def interleaved(runners, warmup, runs):
+def interleaved(runners, warmup, runs, settle_ms):
     """Warm-up, then `runs` rounds of one forward each, engine order rotating
-    every round. -> {engine: {"ms": [...], "cpu": s, "wall": s}}"""
+    every round. Each timed forward starts settle_ms after the previous one
+    ended: all three engines' thread pools spin after a call (ORT's and
+    OpenMP's for milliseconds), and without the pause the engine that comes
+    next shares the cores with them. -> {engine: {"ms": [...], "cpu": s, "wall": s}}"""
     for r in runners.values():
         r.run(warmup)
     res = {k: {"ms": [], "cpu": 0.0, "wall": 0.0} for k in runners}
     order = list(runners)
     for i in range(runs):
         for k in order[i % len(order):] + order[:i % len(order)]:
+            time.sleep(settle_ms / 1e3)
             ms, cpu, wall = runners[k].run(1)
             res[k]["ms"] += ms
             res[k]["cpu"] += cpu
@@ -302,7 +306,7 @@ def bench_config(runners, model, cfg, args, seed):
         outs[k] = np.fromfile(out, dtype="<f4")
     diffs = {k: valid_rows_diff(outs[k], outs["encc"], b, s, d, lengths)
              for k in runners if k != "encc"}
-    res = interleaved(runners, args.warmup, args.runs)
+    res = interleaved(runners, args.warmup, args.runs, args.settle_ms)
     row = {"config": name, "batch": b, "seq": s, "lengths": lengths, "diff": diffs,
            "workspace": info["encc"], "torch_fast_path": bool(info.get("torch")),
            "flops": flops(model["spec"], lengths or [s] * b), "res": res}
@@ -314,7 +318,7 @@ def bench_config(runners, model, cfg, args, seed):
             x.tofile(one)
             for r in runners.values():
                 r.case(1, L, one, None)
-            row["alone"][L] = interleaved(runners, args.warmup, args.runs)
+            row["alone"][L] = interleaved(runners, args.warmup, args.runs, args.settle_ms)
     return row
 
 
@@ -350,8 +354,9 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
     print()
     print("encc vs ONNX Runtime (onnxruntime-node, 'all') vs PyTorch %s (nn.TransformerEncoder fast "
           "path, OpenBLAS-OpenMP)" % _torch_version())
-    print("latency ms: median [min-max] of %d interleaved runs after %d warm-up; "
-          "GFLOP/s and %%peak for encc (useful FLOPs, padding not counted)" % (args.runs, args.warmup))
+    print("latency ms: median [min-max] of %d interleaved runs after %d warm-up, %g ms apart; "
+          "GFLOP/s and %%peak for encc (useful FLOPs, padding not counted)"
+          % (args.runs, args.warmup, args.settle_ms))
     print("FMA peak (%s, best of start and end): %s" % (peak_src, ", ".join("%d thr %.1f GFLOP/s" % (t, g)
                                                      for t, g in sorted(peaks.items()))))
     print("load average before the run: %s" % load_avg)
@@ -429,6 +434,9 @@ def main():
                     help="smoke test: %s, 5 runs, 1 warm-up" % ", ".join(QUICK_CONFIGS))
     ap.add_argument("--runs", type=int, default=None, help="timed runs per engine (default 25)")
     ap.add_argument("--warmup", type=int, default=None, help="warm-up runs (default 3)")
+    ap.add_argument("--settle-ms", type=float, default=20.0,
+                    help="pause before each timed forward, so that the previous engine's "
+                         "spinning threads are idle (default 20; 0: back to back)")
     ap.add_argument("--threads", default="1,2", help="thread counts (default 1,2)")
     ap.add_argument("--config", action="append", default=[],
                     help="run only these configurations (repeatable; names as printed)")
