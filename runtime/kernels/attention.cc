@@ -33,10 +33,20 @@ static void AttentionTask(void* ctx, int64_t begin, int64_t end) {
 void Attention(AttentionArgs& a) {
   const int64_t tasks = static_cast<int64_t>(a.batch) * a.p.heads;
 #ifdef ENC_ATTENTION_HAVE_THREADS
-  enc_parallel_for(tasks, 1, &AttentionTask, &a);
-#else
-  AttentionTask(&a, 0, tasks);
+  // Multiply-adds of the two products. Below ~2^16 (a few microseconds) waking
+  // the pool costs more than it saves.
+  double work = 0;  // a double: no overflow for any batch
+  for (int32_t b = 0; b < a.batch; ++b) {
+    const double len = a.lengths ? a.lengths[b] : a.seq_len;
+    work += 2 * len * len;
+  }
+  work *= static_cast<double>(a.p.heads) * a.p.d_k;
+  if (work >= 65536.0) {
+    enc_parallel_for(tasks, 1, &AttentionTask, &a);
+    return;
+  }
 #endif
+  AttentionTask(&a, 0, tasks);
 }
 
 }  // namespace HWY_NAMESPACE
