@@ -28,7 +28,13 @@ __attribute__((target("avx512f"), noinline)) float FmaChains(int64_t iters,
   }
   __m512 sum = acc[0];
   for (int i = 1; i < kChains; ++i) sum = _mm512_add_ps(sum, acc[i]);
-  return _mm512_reduce_add_ps(sum);
+  // Summed through memory: GCC 12's _mm512_reduce_add_ps trips its own
+  // -Wuninitialized.
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, sum);
+  float total = 0.0f;
+  for (float v : lanes) total += v;
+  return total;
 }
 
 }  // namespace

@@ -282,7 +282,7 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
             if (!first && !partial) {
               if (p + 1 < pc1) {
                 t.next_c = c + kGemmPanel;
-              } else if (m + kMr < mc1) {
+              } else if (m + static_cast<int64_t>(kMr) < mc1) {
                 t.next_c = a.y + (m + kMr) * a.ldy + pc0 * kGemmPanel;
               }
             }

@@ -324,8 +324,8 @@ extern "C" int64_t enc_model_bytes(const enc_weight_desc* descs, int32_t n) {
   if (CheckDescs("enc_model_bytes", descs, n) != ENC_OK) return -1;
   uint64_t total = 0;  // n < 2^31 slots of < 2^42 bytes: no overflow
   for (int32_t i = 0; i < n; ++i) {
-    int64_t rows;
-    uint64_t floats;
+    int64_t rows = 0;
+    uint64_t floats = 0;
     CheckDesc("enc_model_bytes", descs[i], i, &rows, &floats);
     total += RoundUp(floats * sizeof(float));
   }

@@ -32,11 +32,11 @@ struct Case {
 
 struct AttnSetup {
   Case c;
-  int max_len;
-  std::vector<float> qkv;  // [batch*seq, 3*d_model]
-  std::vector<int32_t> lengths;
-  std::vector<float> cos, sin, slopes, rel_table;
-  std::vector<int32_t> buckets;
+  int max_len = 0;
+  std::vector<float> qkv = {};  // [batch*seq, 3*d_model]
+  std::vector<int32_t> lengths = {};
+  std::vector<float> cos = {}, sin = {}, slopes = {}, rel_table = {};
+  std::vector<int32_t> buckets = {};
   int rel_buckets = 0;
   enc_attention_params p{};
 };

@@ -162,7 +162,7 @@ LogicalResult PositionalTableOp::verify() {
     if (Dim < 2 || Dim % 2 != 0)
       return emitOpError() << "bucket count (" << Dim
                            << ") must be even and at least 2";
-    if (!getMaxDistance() || *getMaxDistance() <= Dim / 2)
+    if (!getMaxDistance() || static_cast<int64_t>(*getMaxDistance()) <= Dim / 2)
       return emitOpError() << "max_distance must be greater than buckets / 2 ("
                            << Dim / 2 << ")";
     if (!Ty.getElementType().isInteger(32) || Ty.getRank() != 1 ||

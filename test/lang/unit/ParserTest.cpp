@@ -90,8 +90,9 @@ TEST(ParserTest, EveryByteValueIsHandledAndEscapedInDiagnostics) {
     bool Text7Bit = C >= 0x20 && C < 0x7F;
     bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' ||
                  C == '\f' || C == '\v';
-    if (!Text7Bit && !Space)
+    if (!Text7Bit && !Space) {
       EXPECT_GE(P.Errors, 1u) << "byte " << C;
+    }
     // Diagnostics never copy a raw control or invalid byte to the terminal.
     for (unsigned char O : P.Output)
       EXPECT_TRUE(O == '\n' || (O >= 0x20 && O < 0x7F))
