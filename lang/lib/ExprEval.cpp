@@ -158,7 +158,8 @@ std::optional<EvalValue> ExprEvaluator::eval(const ast::Operand &O) {
 std::optional<EvalValue> ExprEvaluator::binary(char Op, const EvalValue &L,
                                                const EvalValue &R,
                                                SourceRange Where) {
-  std::string Shown = L.str() + " " + Op + " " + R.str();
+  std::string Shown =
+      Describe ? Describe() : L.str() + " " + Op + " " + R.str();
   if (L.K == EvalValue::Bool || R.K == EvalValue::Bool) {
     Error(Where, llvm::Twine("operator '") + llvm::Twine(Op) +
                      "' cannot be applied to a boolean (" + Shown + ")");

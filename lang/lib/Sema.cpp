@@ -1,18 +1,30 @@
 //===- Sema.cpp - Inheritance, evaluation, defaults and rules -------------===//
+//
+// Table-driven: every setting's kind, default and range come from
+// Settings.def. What the table cannot say (d_model divisible by heads, the
+// fp32 limits, a scheme's own rules) is checked in `checkRules` and
+// `checkChoiceRules`, one exhaustive switch each.
+//
+//===----------------------------------------------------------------------===//
 
 #include "enc/lang/Sema.h"
 
 #include "enc/lang/ExprEval.h"
 #include "enc/lang/NumberFormat.h"
+#include "enc/lang/Parser.h"
 #include "enc/lang/Settings.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <array>
-#include <map>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <type_traits>
 
 using namespace enc;
 namespace x3 = boost::spirit::x3;
@@ -29,19 +41,19 @@ struct Entry {
 /// encoders does not spend its time in the allocator.
 using SettingMap = std::array<Entry, NumSettings>;
 
-unsigned keyIndex(llvm::StringRef Key) { return indexOf(*findSetting(Key)); }
+unsigned indexOf(SettingId Id) { return static_cast<unsigned>(Id); }
+unsigned indexOf(const SettingInfo &Info) { return indexOf(idOf(Info)); }
 
-/// A resolved choice: `rope(base = 500000.0)` is Name "rope" plus arguments.
+/// A resolved choice: the value's index in its set, and the call that gave
+/// it arguments (`rope(base = 500000.0)`), if any.
 struct Choice {
-  std::string Name;
-  const ast::Call *Call = nullptr; // null when written as a bare name
+  unsigned Value = 0;
+  const ast::Call *Call = nullptr;
 };
 
-/// "a norm layout", "an activation": the article follows the noun's sound,
-/// which for these nouns is its first letter.
-constexpr int64_t MaxDModel = 65536;
-
 std::string withArticle(llvm::StringRef Noun) {
+  // "a norm layout", "an activation": the article follows the noun's sound,
+  // which for these nouns is its first letter.
   bool Vowel = !Noun.empty() && llvm::StringRef("aeiou").contains(Noun[0]);
   return (Vowel ? "an " : "a ") + Noun.str();
 }
@@ -54,6 +66,97 @@ std::string quoteList(llvm::ArrayRef<const char *> Items) {
     Out += Items[I];
   }
   return Out;
+}
+
+std::string str(int64_t V) { return std::to_string(V); }
+
+/// `a-b-c` written where a name was expected, as the name "a-b-c".
+std::optional<std::string> dashedName(const ast::Expr &E) {
+  auto Name = [](const ast::Operand &O) -> std::optional<std::string> {
+    if (const auto *Id = boost::get<ast::Identifier>(&O.get()))
+      return Id->Name;
+    if (const auto *Inner = boost::get<x3::forward_ast<ast::Expr>>(&O.get()))
+      if (Inner->get().Rest.empty())
+        if (const auto *Id =
+                boost::get<ast::Identifier>(&Inner->get().First.get()))
+          return Id->Name;
+    return std::nullopt;
+  };
+  std::optional<std::string> Out = Name(E.First);
+  if (!Out || E.Rest.empty())
+    return std::nullopt;
+  for (const ast::Operation &Op : E.Rest) {
+    std::optional<std::string> Part = Name(Op.Rhs);
+    if (Op.Op != '-' || !Part)
+      return std::nullopt;
+    *Out += "-" + *Part;
+  }
+  return Out;
+}
+
+/// The table's default expressions, parsed once by the .enc parser itself:
+/// a default is evaluated exactly as if it had been written.
+class DefaultExpressions {
+public:
+  static const DefaultExpressions &get() {
+    static const DefaultExpressions Instance;
+    return Instance;
+  }
+  const ast::Expr &of(const SettingInfo &Info) const {
+    auto It = Exprs.find(&Info);
+    assert(It != Exprs.end() && "no default expression");
+    return *It->second;
+  }
+
+private:
+  DefaultExpressions() {
+    std::vector<const SettingInfo *> Rows;
+    for (const SettingInfo &S : allSettings())
+      Rows.push_back(&S);
+    for (const SettingInfo &S : allSettings())
+      if (S.Kind == SettingKind::Choice)
+        for (unsigned V = 0; V < S.Choices->Spellings.size(); ++V)
+          for (const SettingInfo *A : schemeArgs(*S.Choices, V))
+            Rows.push_back(A);
+    std::string Text = "encoder defaults {\n";
+    std::vector<const SettingInfo *> Parsed;
+    for (const SettingInfo *Row : Rows) {
+      if (Row->Default.How != DefaultSpec::Expression ||
+          Row->Kind == SettingKind::Choice)
+        continue;
+      Text += "  d" + std::to_string(Parsed.size()) + " = " +
+              Row->Default.Text + ";\n";
+      Parsed.push_back(Row);
+    }
+    Text += "}\n";
+    Source = std::make_unique<SourceFile>("<defaults>", Text);
+    std::string Errors;
+    llvm::raw_string_ostream ErrorStream(Errors);
+    DiagnosticEngine Diags(*Source, ErrorStream, /*UseColor=*/false);
+    File = parseFile(*Source, Diags);
+    if (Diags.hasErrors() || File.Encoders.size() != 1 ||
+        File.Encoders[0].Settings.size() != Parsed.size())
+      llvm::report_fatal_error("Settings.def: a default does not parse:\n" +
+                               llvm::Twine(Errors));
+    for (size_t I = 0; I < Parsed.size(); ++I)
+      Exprs[Parsed[I]] = &File.Encoders[0].Settings[I].Value;
+  }
+
+  std::unique_ptr<SourceFile> Source;
+  ast::File File;
+  std::map<const SettingInfo *, const ast::Expr *> Exprs;
+};
+
+/// Stores a resolved value in a ModelSpec field of any kind.
+template <typename T> void assign(T &Field, const EvalValue &V) {
+  if constexpr (std::is_same_v<T, int64_t>)
+    Field = V.I;
+  else if constexpr (std::is_same_v<T, double>)
+    Field = V.asDouble();
+  else if constexpr (std::is_same_v<T, bool>)
+    Field = V.B;
+  else
+    Field = static_cast<T>(V.I); // a choice: its index in the set
 }
 
 /// Resolves one encoder: evaluates each key once, on demand, so that keys may
@@ -74,15 +177,34 @@ private:
     State St = State::Unvisited;
     EvalValue Value;
   };
+  /// A scheme argument's resolved value (a choice: its index, as an Int).
+  using ArgValues = std::vector<std::optional<EvalValue>>;
 
-  std::optional<EvalValue> valueOf(llvm::StringRef Key);
+  std::optional<EvalValue> valueOf(SettingId Id);
   std::optional<EvalValue> computeValue(const SettingInfo &Info);
-  std::optional<EvalValue> defaultValue(llvm::StringRef Key);
+  std::optional<EvalValue> defaultValue(const SettingInfo &Info);
+  std::optional<EvalValue> checkKind(const SettingInfo &Info,
+                                     const EvalValue &V, SourceRange R);
   std::optional<EvalValue> lookup(const ast::Identifier &Id);
-  std::optional<Choice> choiceOf(llvm::StringRef Key);
-  std::optional<EvalValue> evalArg(const ast::Arg &A);
-  bool checkSchemeArgs(const Choice &C, ModelSpec &Spec);
-  void reportCycle(llvm::StringRef Key);
+  std::optional<Choice> choiceOf(SettingId Id);
+  std::optional<unsigned> nameChoice(const ChoiceSetInfo &Set,
+                                     const ast::Identifier &Name);
+  std::optional<EvalValue> evalExpr(const ast::Expr &E);
+  std::optional<ArgValues> resolveArgs(const SettingInfo &Info,
+                                       const Choice &C);
+  std::optional<EvalValue> evalArg(const SettingInfo &Scheme,
+                                   const SettingInfo &Arg, const ast::Arg &A);
+  void storeArgs(ModelSpec &Spec, const ChoiceSetInfo &Set, unsigned Scheme,
+                 const ArgValues &Values);
+  void reportCycle(SettingId Id);
+
+  bool checkRange(const SettingInfo &Info);
+  void checkRules(SettingId Id, bool InRange);
+  void checkChoiceRules(SettingId Id, const Choice &C, const ModelSpec &Spec);
+
+  std::optional<int64_t> intOf(SettingId Id) const;
+  std::optional<double> floatOf(SettingId Id) const;
+  void ruleError(SettingId Id, const llvm::Twine &Message);
 
   void error(SourceRange R, const llvm::Twine &Message);
   void note(SourceRange R, const llvm::Twine &Message) {
@@ -90,9 +212,9 @@ private:
       Diags.note(R, Message);
   }
   /// The value's expression, or the encoder's name for a default.
-  SourceRange rangeOfKey(llvm::StringRef Key) const;
-  const Entry *entry(llvm::StringRef Key) const {
-    const Entry &E = Map[keyIndex(Key)];
+  SourceRange rangeOfKey(SettingId Id) const;
+  const Entry *entry(SettingId Id) const {
+    const Entry &E = Map[indexOf(Id)];
     return E.Setting ? &E : nullptr;
   }
   SourceRange nameRange() const { return {Enc.Name.Begin, Enc.Name.End}; }
@@ -106,8 +228,9 @@ private:
   std::array<KeyState, NumSettings> Values;
   std::array<std::optional<Choice>, NumSettings> Choices;
   std::array<bool, NumSettings> ChoiceDone{};
-  std::vector<std::string> Stack;           // keys being evaluated
-  std::vector<const Entry *> EntryStack;    // their entries (null: default)
+  std::array<bool, NumSettings> RangeOk{};
+  std::vector<SettingId> Stack;          // keys being evaluated
+  std::vector<const Entry *> EntryStack; // their entries (null: default)
 };
 
 void EncoderResolver::error(SourceRange R, const llvm::Twine &Message) {
@@ -126,8 +249,8 @@ void EncoderResolver::error(SourceRange R, const llvm::Twine &Message) {
                           E->Owner->Name.Name + "'");
 }
 
-SourceRange EncoderResolver::rangeOfKey(llvm::StringRef Key) const {
-  if (const Entry *E = entry(Key))
+SourceRange EncoderResolver::rangeOfKey(SettingId Id) const {
+  if (const Entry *E = entry(Id))
     return {E->Setting->Value.Begin, E->Setting->Value.End};
   return nameRange();
 }
@@ -149,168 +272,200 @@ std::optional<EvalValue> EncoderResolver::lookup(const ast::Identifier &Id) {
     return std::nullopt;
   }
   if (Info->Kind == SettingKind::Choice) {
-    error(R, "'" + Id.Name + "' is " + withArticle(Info->Noun) +
+    error(R, "'" + Id.Name + "' is " + withArticle(Info->Choices->Noun) +
                  ", not a number; it cannot be used in an expression");
     return std::nullopt;
   }
-  return valueOf(Id.Name);
+  return valueOf(idOf(*Info));
 }
 
-void EncoderResolver::reportCycle(llvm::StringRef Key) {
-  auto Start = std::find(Stack.begin(), Stack.end(), Key.str());
+std::optional<EvalValue> EncoderResolver::evalExpr(const ast::Expr &E) {
+  auto Lookup = [&](const ast::Identifier &Id) { return lookup(Id); };
+  auto Report = [&](SourceRange R, const llvm::Twine &M) { error(R, M); };
+  ExprEvaluator Eval(Lookup, Report); // function_refs: the lambdas must outlive it
+  return Eval.eval(E);
+}
+
+void EncoderResolver::reportCycle(SettingId Id) {
+  auto Start = std::find(Stack.begin(), Stack.end(), Id);
   std::string Path;
   for (auto It = Start; It != Stack.end(); ++It)
-    Path += *It + " -> ";
-  Path += Key.str();
+    Path += std::string(settingInfo(*It).Name) + " -> ";
+  Path += settingInfo(Id).Name;
   // Report at the member that closes the cycle, then point at each member.
   size_t First = Start - Stack.begin();
   EntryStack.push_back(EntryStack[First]);
-  error(rangeOfKey(Key), "cyclic definition: " + Path);
+  error(rangeOfKey(Id), "cyclic definition: " + Path);
   EntryStack.pop_back();
   for (size_t I = First; I < Stack.size() && Stack.size() - First > 1; ++I) {
-    const std::string &Member = Stack[I];
-    if (entry(Member))
-      note(rangeOfKey(Member), "'" + Member + "' is defined here");
-    else if (Member == "d_ff")
-      note(nameRange(), "'d_ff' is not set, so it defaults to 4 * d_model");
+    const SettingInfo &Member = settingInfo(Stack[I]);
+    if (entry(Stack[I]))
+      note(rangeOfKey(Stack[I]), "'" + llvm::Twine(Member.Name) +
+                                     "' is defined here");
+    else if (Member.Default.How == DefaultSpec::Expression)
+      note(nameRange(), "'" + llvm::Twine(Member.Name) +
+                            "' is not set, so it defaults to " +
+                            Member.Default.Text);
     else
-      note(nameRange(), "'" + Member + "' takes its default here");
+      note(nameRange(), "'" + llvm::Twine(Member.Name) +
+                            "' takes its default here");
   }
 }
 
-std::optional<EvalValue> EncoderResolver::valueOf(llvm::StringRef Key) {
-  KeyState &S = Values[keyIndex(Key)];
+std::optional<EvalValue> EncoderResolver::valueOf(SettingId Id) {
+  KeyState &S = Values[indexOf(Id)];
   switch (S.St) {
   case State::Done:
     return S.Value;
   case State::Failed:
     return std::nullopt;
   case State::Active:
-    reportCycle(Key);
+    reportCycle(Id);
     return std::nullopt;
   case State::Unvisited:
     break;
   }
   S.St = State::Active;
-  Stack.push_back(Key.str());
-  EntryStack.push_back(entry(Key));
-  std::optional<EvalValue> V = computeValue(*findSetting(Key));
+  Stack.push_back(Id);
+  EntryStack.push_back(entry(Id));
+  std::optional<EvalValue> V = computeValue(settingInfo(Id));
   EntryStack.pop_back();
   Stack.pop_back();
-  KeyState &After = S;
   // A cycle through this key failed it already.
-  if (V && After.St == State::Active) {
-    After.St = State::Done;
-    After.Value = *V;
+  if (V && S.St == State::Active) {
+    S.St = State::Done;
+    S.Value = *V;
     return V;
   }
-  After.St = State::Failed;
+  S.St = State::Failed;
   return std::nullopt;
 }
 
-std::optional<EvalValue> EncoderResolver::computeValue(const SettingInfo &Info) {
-  const Entry *E = entry(Info.Name);
-  if (!E)
-    return defaultValue(Info.Name);
-  auto Lookup = [&](const ast::Identifier &Id) { return lookup(Id); };
-  auto Report = [&](SourceRange R, const llvm::Twine &M) { error(R, M); };
-  ExprEvaluator Eval(Lookup, Report); // function_refs: the lambdas must outlive it
-  const ast::Expr &Expr = E->Setting->Value;
-  std::optional<EvalValue> V = Eval.eval(Expr);
-  if (!V)
-    return std::nullopt;
-  SourceRange R{Expr.Begin, Expr.End};
+std::optional<EvalValue> EncoderResolver::checkKind(const SettingInfo &Info,
+                                                    const EvalValue &V,
+                                                    SourceRange R) {
   switch (Info.Kind) {
   case SettingKind::Int:
-    if (V->K != EvalValue::Int) {
+    if (V.K != EvalValue::Int) {
       error(R, llvm::Twine("'") + Info.Name + "' must be an integer, but " +
-                   "its value " + V->str() + " is " + V->kindName());
+                   "its value " + V.str() + " is " + V.kindName());
       return std::nullopt;
     }
     return V;
   case SettingKind::Float:
-    if (V->K == EvalValue::Bool) {
+    if (V.K == EvalValue::Bool) {
       error(R, llvm::Twine("'") + Info.Name + "' must be a number, but its "
-                   "value " + V->str() + " is a boolean");
+                   "value " + V.str() + " is a boolean");
       return std::nullopt;
     }
-    return EvalValue::ofFloat(V->asDouble());
+    return EvalValue::ofFloat(V.asDouble());
   case SettingKind::Bool:
-    if (V->K != EvalValue::Bool) {
+    if (V.K != EvalValue::Bool) {
       error(R, llvm::Twine("'") + Info.Name + "' must be true or false, but " +
-                   "its value " + V->str() + " is " + V->kindName());
+                   "its value " + V.str() + " is " + V.kindName());
       return std::nullopt;
     }
     return V;
   case SettingKind::Choice:
     break;
   }
-  return std::nullopt;
+  llvm_unreachable("choices are resolved by choiceOf");
 }
 
-std::optional<EvalValue> EncoderResolver::defaultValue(llvm::StringRef Key) {
-  if (Key == "d_model" || Key == "heads") {
-    // No value, so no spec, even when nothing is reported: resolve() must not
-    // build one from the missing key (UBSan: d_model / heads read as 0).
+std::optional<EvalValue>
+EncoderResolver::computeValue(const SettingInfo &Info) {
+  const Entry *E = entry(idOf(Info));
+  if (!E)
+    return defaultValue(Info);
+  const ast::Expr &Expr = E->Setting->Value;
+  std::optional<EvalValue> V = evalExpr(Expr);
+  if (!V)
+    return std::nullopt;
+  return checkKind(Info, *V, {Expr.Begin, Expr.End});
+}
+
+std::optional<EvalValue>
+EncoderResolver::defaultValue(const SettingInfo &Info) {
+  switch (Info.Default.How) {
+  case DefaultSpec::Required:
+    // No value, so no spec, even when nothing is reported: resolve() must
+    // not build one from the missing key (UBSan: d_model / heads read as 0).
     Failed = true;
     // A broken base already explains why a key is missing.
     if (!BaseFailed)
       error(nameRange(), "encoder '" + Enc.Name.Name + "' does not set '" +
-                             Key + "', which is required");
+                             Info.Name + "', which is required");
     return std::nullopt;
+  case DefaultSpec::TrueWhen: {
+    const SettingInfo *Key = findSetting(Info.Default.WhenKey);
+    std::optional<Choice> C = choiceOf(idOf(*Key));
+    return EvalValue::ofBool(
+        C && Info.Default.WhenValue ==
+                 llvm::StringRef(Key->Choices->Spellings[C->Value]));
   }
-  if (Key == "d_ff") {
-    std::optional<EvalValue> D = valueOf("d_model");
-    if (!D)
-      return std::nullopt;
-    // A d_model outside 1..65536 is reported by its own range rule; 4 times
-    // it would only be a cascade of that error (or an overflow).
-    if (D->K == EvalValue::Int && (D->I < 1 || D->I > MaxDModel))
-      return std::nullopt;
-    int64_t V;
-    if (__builtin_mul_overflow(D->I, int64_t(4), &V)) {
-      error(nameRange(), "integer overflow in the default d_ff = 4 * d_model "
-                         "(d_model is " + D->str() + ")");
-      return std::nullopt;
-    }
-    return EvalValue::ofInt(V);
+  case DefaultSpec::Expression:
+    break;
   }
-  if (Key == "blocks")
-    return EvalValue::ofInt(6);
-  if (Key == "max_len")
-    return EvalValue::ofInt(512);
-  if (Key == "vocab" || Key == "type_vocab")
-    return EvalValue::ofInt(0);
-  if (Key == "eps")
-    return EvalValue::ofFloat(1e-5);
-  if (Key == "embed_scale")
-    return EvalValue::ofFloat(1.0);
-  if (Key == "bias")
-    return EvalValue::ofBool(true);
-  if (Key == "embed_norm")
-    return EvalValue::ofBool(false);
-  if (Key == "final_norm") {
-    std::optional<Choice> Norm = choiceOf("norm");
-    return EvalValue::ofBool(Norm && Norm->Name == "pre");
-  }
+  // The default is evaluated as if written, against this encoder's values.
+  // A setting it reads that breaks its own range is reported by that rule;
+  // evaluating the default from it would only add a cascade (or overflow).
+  std::string Refs;
+  auto Lookup = [&](const ast::Identifier &Id) -> std::optional<EvalValue> {
+    const SettingInfo *Ref = findSetting(Id.Name);
+    assert(Ref && Ref->Kind != SettingKind::Choice && "bad default in table");
+    std::optional<EvalValue> V = valueOf(idOf(*Ref));
+    if (V && V->K == EvalValue::Int && !Ref->Range.contains(V->I))
+      return std::nullopt;
+    if (V)
+      Refs += (Refs.empty() ? "" : ", ") + Id.Name + " is " + V->str();
+    return V;
+  };
+  auto Report = [&](SourceRange, const llvm::Twine &M) { error(nameRange(), M); };
+  ExprEvaluator Eval(Lookup, Report);
+  Eval.setDescription([&] {
+    return "the default " + std::string(Info.Name) + " = " + Info.Default.Text +
+           (Refs.empty() ? "" : " (" + Refs + ")");
+  });
+  std::optional<EvalValue> V = Eval.eval(DefaultExpressions::get().of(Info));
+  if (!V)
+    return std::nullopt;
+  return checkKind(Info, *V, nameRange());
+}
+
+std::optional<unsigned>
+EncoderResolver::nameChoice(const ChoiceSetInfo &Set,
+                            const ast::Identifier &Name) {
+  for (unsigned I = 0; I < Set.Spellings.size(); ++I)
+    if (Name.Name == Set.Spellings[I])
+      return I;
+  SourceRange R{Name.Begin, Name.End};
+  llvm::StringRef Variant = spellingVariant(Name.Name, Set.Spellings);
+  if (!Variant.empty())
+    error(R, llvm::Twine("unknown ") + Set.Noun + " '" + Name.Name +
+                 "'; did you mean '" + Variant + "'?");
+  else if (const char *Meaning = meaningOf(Set, Name.Name))
+    error(R, llvm::Twine("unknown ") + Set.Noun + " '" + Name.Name + "'; " +
+                 Meaning);
+  else
+    error(R, llvm::Twine("unknown ") + Set.Noun + " '" + Name.Name +
+                 "'; expected " + quoteList(Set.Spellings));
   return std::nullopt;
 }
 
-std::optional<Choice> EncoderResolver::choiceOf(llvm::StringRef Key) {
-  unsigned Index = keyIndex(Key);
+std::optional<Choice> EncoderResolver::choiceOf(SettingId Id) {
+  unsigned Index = indexOf(Id);
   if (ChoiceDone[Index])
     return Choices[Index];
   ChoiceDone[Index] = true;
   std::optional<Choice> &Result = Choices[Index];
-  const SettingInfo &Info = *findSetting(Key);
-  const Entry *E = entry(Key);
+  const SettingInfo &Info = settingInfo(Id);
+  const ChoiceSetInfo &Set = *Info.Choices;
+  const Entry *E = entry(Id);
   if (!E) {
-    Result = Choice{Key == "norm" ? "post"
-                    : Key == "norm_type" ? "layernorm"
-                    : Key == "activation" ? "relu"
-                    : Key == "positional" ? "sinusoidal"
-                                          : "none",
-                    nullptr};
+    for (unsigned I = 0; I < Set.Spellings.size(); ++I)
+      if (llvm::StringRef(Info.Default.Text) == Set.Spellings[I])
+        Result = Choice{I, nullptr};
+    assert(Result && "a choice's default must be one of its spellings");
     return Result;
   }
   EntryStack.push_back(E);
@@ -319,141 +474,346 @@ std::optional<Choice> EncoderResolver::choiceOf(llvm::StringRef Key) {
   const ast::Identifier *Name = nullptr;
   if (const auto *Id = boost::get<ast::Identifier>(&Op.get())) {
     Name = Id;
-  } else if (const auto *Call = boost::get<x3::forward_ast<ast::Call>>(&Op.get())) {
+  } else if (const auto *Call =
+                 boost::get<x3::forward_ast<ast::Call>>(&Op.get())) {
     Name = &Call->get().Callee;
     C.Call = &Call->get();
   }
   if (!Name) {
     const ast::Expr &V = E->Setting->Value;
+    // `gelu-tanh` parses as gelu minus tanh: the name with '_' may be meant.
+    std::string Hint;
+    if (std::optional<std::string> Dashed = dashedName(V))
+      if (llvm::StringRef Variant = spellingVariant(*Dashed, Set.Spellings);
+          !Variant.empty())
+        Hint = "; did you mean '" + Variant.str() + "'?";
     error({V.Begin, V.End},
-          llvm::Twine("'") + Key + "' must name " + withArticle(Info.Noun) +
-              " (" + quoteList(Info.Choices) + "), not an expression");
-    EntryStack.pop_back();
-    return Result;
+          llvm::Twine("'") + Info.Name + "' must name " +
+              withArticle(Set.Noun) + " (" + quoteList(Set.Spellings) +
+              "), not an expression" + Hint);
+  } else if (std::optional<unsigned> Value = nameChoice(Set, *Name)) {
+    C.Value = *Value;
+    Result = C;
   }
-  bool Known = false;
-  for (const char *Option : Info.Choices)
-    Known |= Name->Name == Option;
-  if (!Known) {
-    llvm::StringRef Near = closestMatch(Name->Name, Info.Choices);
-    SourceRange R{Name->Begin, Name->End};
-    if (!Near.empty())
-      error(R, llvm::Twine("unknown ") + Info.Noun + " '" + Name->Name +
-                   "'; did you mean '" + Near + "'?");
-    else
-      error(R, llvm::Twine("unknown ") + Info.Noun + " '" + Name->Name +
-                   "'; expected " + quoteList(Info.Choices));
-    EntryStack.pop_back();
-    return Result;
-  }
-  C.Name = Name->Name;
   EntryStack.pop_back();
-  Result = C;
   return Result;
 }
 
-std::optional<EvalValue> EncoderResolver::evalArg(const ast::Arg &A) {
-  auto Lookup = [&](const ast::Identifier &Id) { return lookup(Id); };
-  auto Report = [&](SourceRange R, const llvm::Twine &M) { error(R, M); };
-  ExprEvaluator Eval(Lookup, Report); // function_refs: the lambdas must outlive it
-  return Eval.eval(A.Value);
+std::optional<EvalValue> EncoderResolver::evalArg(const SettingInfo &Scheme,
+                                                  const SettingInfo &Arg,
+                                                  const ast::Arg &A) {
+  const char *SchemeName = Scheme.Choices->Spellings[Arg.Scheme];
+  SourceRange R{A.Value.Begin, A.Value.End};
+  if (Arg.Kind == SettingKind::Choice) {
+    const auto *Id = boost::get<ast::Identifier>(&stripParens(A.Value).get());
+    if (!Id) {
+      error(R, llvm::Twine(Arg.Choices->Noun) + " must be " +
+                   quoteList(Arg.Choices->Spellings));
+      return std::nullopt;
+    }
+    for (unsigned I = 0; I < Arg.Choices->Spellings.size(); ++I)
+      if (Id->Name == Arg.Choices->Spellings[I])
+        return EvalValue::ofInt(I);
+    llvm::StringRef Variant = spellingVariant(Id->Name, Arg.Choices->Spellings);
+    if (!Variant.empty())
+      error(R, llvm::Twine("unknown ") + Arg.Choices->Noun + " '" + Id->Name +
+                   "'; did you mean '" + Variant + "'?");
+    else if (const char *Meaning = meaningOf(*Arg.Choices, Id->Name))
+      error(R, llvm::Twine("unknown ") + Arg.Choices->Noun + " '" + Id->Name +
+                   "'; " + Meaning);
+    else
+      error(R, llvm::Twine(Arg.Choices->Noun) + " must be " +
+                   quoteList(Arg.Choices->Spellings));
+    return std::nullopt;
+  }
+  std::optional<EvalValue> V = evalExpr(A.Value);
+  if (!V)
+    return std::nullopt;
+  switch (Arg.Kind) {
+  case SettingKind::Float:
+    if (V->K == EvalValue::Bool) {
+      error(R, llvm::Twine(SchemeName) + " " + Arg.Name +
+                   " must be a number, not " + V->str());
+      return std::nullopt;
+    }
+    if (Arg.Range.How == RangeSpec::Positive && !(V->asDouble() > 0)) {
+      error(R, llvm::Twine(SchemeName) + " " + Arg.Name + " (" + V->str() +
+                   ") must be greater than 0");
+      return std::nullopt;
+    }
+    return EvalValue::ofFloat(V->asDouble());
+  case SettingKind::Int:
+    if (V->K != EvalValue::Int) {
+      error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
+                   " must be an integer, but " + V->str() + " is " +
+                   V->kindName());
+      return std::nullopt;
+    }
+    return V;
+  case SettingKind::Bool:
+    if (V->K != EvalValue::Bool) {
+      error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
+                   " must be true or false, but " + V->str() + " is " +
+                   V->kindName());
+      return std::nullopt;
+    }
+    return V;
+  case SettingKind::Choice:
+    break;
+  }
+  llvm_unreachable("choice arguments are handled above");
 }
 
-bool EncoderResolver::checkSchemeArgs(const Choice &C, ModelSpec &Spec) {
-  if (!C.Call || C.Call->Args.empty())
-    return true;
-  static const char *const RopeArgs[] = {"base", "style"};
-  static const char *const RelativeArgs[] = {"buckets", "max_distance"};
-  llvm::ArrayRef<const char *> Allowed;
-  if (C.Name == "rope")
-    Allowed = RopeArgs;
-  else if (C.Name == "relative")
-    Allowed = RelativeArgs;
-  const ast::Call &Call = *C.Call;
-  if (Allowed.empty()) {
-    error({Call.Begin, Call.End}, "'" + C.Name + "' takes no arguments");
-    return false;
-  }
+std::optional<EncoderResolver::ArgValues>
+EncoderResolver::resolveArgs(const SettingInfo &Info, const Choice &C) {
+  const ChoiceSetInfo &Set = *Info.Choices;
+  const char *Name = Set.Spellings[C.Value];
+  std::vector<const SettingInfo *> Args = schemeArgs(Set, C.Value);
+  ArgValues Values(Args.size());
   bool Ok = true;
-  std::map<std::string, const ast::Arg *> Seen;
-  for (const ast::Arg &A : Call.Args) {
-    SourceRange R{A.Begin, A.End};
-    if (!A.Name) {
-      error(R, "arguments of '" + C.Name + "' must be named, as in " +
-                   (C.Name == "rope" ? "rope(base = 10000.0)"
-                                     : "relative(buckets = 32)"));
-      Ok = false;
-      continue;
+  if (C.Call && !C.Call->Args.empty()) {
+    if (Args.empty()) {
+      error({C.Call->Begin, C.Call->End},
+            llvm::Twine("'") + Name + "' takes no arguments");
+      return std::nullopt;
     }
-    const std::string &ArgName = A.Name->Name;
-    SourceRange NameR{A.Name->Begin, A.Name->End};
-    bool Known = false;
-    for (const char *Option : Allowed)
-      Known |= ArgName == Option;
-    if (!Known) {
-      llvm::StringRef Near = closestMatch(ArgName, Allowed);
-      if (!Near.empty())
-        error(NameR, "unknown argument '" + ArgName + "' of '" + C.Name +
-                         "'; did you mean '" + Near + "'?");
-      else
-        error(NameR, "unknown argument '" + ArgName + "' of '" + C.Name +
-                         "'; it takes " + quoteList(Allowed));
-      Ok = false;
-      continue;
-    }
-    auto [It, Inserted] = Seen.emplace(ArgName, &A);
-    if (!Inserted) {
-      error(NameR, "duplicate argument '" + ArgName + "' of '" + C.Name + "'");
-      note({It->second->Begin, It->second->End}, "previous value is here");
-      Ok = false;
-      continue;
-    }
-    SourceRange ValueR{A.Value.Begin, A.Value.End};
-    if (ArgName == "style") {
-      const auto *Id = boost::get<ast::Identifier>(&stripParens(A.Value).get());
-      if (!Id || (Id->Name != "halves" && Id->Name != "interleaved")) {
-        static const char *const Styles[] = {"halves", "interleaved"};
-        llvm::StringRef Near =
-            Id ? closestMatch(Id->Name, Styles) : llvm::StringRef();
-        if (!Near.empty())
-          error(ValueR, "unknown rope style '" + Id->Name +
-                            "'; did you mean '" + Near + "'?");
-        else
-          error(ValueR, "rope style must be halves or interleaved");
+    std::vector<const char *> ArgNames;
+    for (const SettingInfo *A : Args)
+      ArgNames.push_back(A->Name);
+    std::map<std::string, const ast::Arg *> Seen;
+    for (const ast::Arg &A : C.Call->Args) {
+      if (!A.Name) {
+        error({A.Begin, A.End}, llvm::Twine("arguments of '") + Name +
+                                    "' must be named, as in " + Name + "(" +
+                                    Args[0]->Name + " = " +
+                                    Args[0]->Default.Text + ")");
         Ok = false;
         continue;
       }
-      Spec.Rope = Id->Name == "halves" ? RopeStyle::Halves
-                                       : RopeStyle::Interleaved;
-      continue;
-    }
-    std::optional<EvalValue> V = evalArg(A);
-    if (!V) {
-      Ok = false;
-      continue;
-    }
-    if (ArgName == "base") {
-      if (V->K == EvalValue::Bool) {
-        error(ValueR, "rope base must be a number, not " + V->str());
+      const std::string &ArgName = A.Name->Name;
+      SourceRange NameR{A.Name->Begin, A.Name->End};
+      auto Known = std::find_if(Args.begin(), Args.end(),
+                                [&](const SettingInfo *S) {
+                                  return ArgName == S->Name;
+                                });
+      if (Known == Args.end()) {
+        llvm::StringRef Near = closestMatch(ArgName, ArgNames);
+        if (!Near.empty())
+          error(NameR, "unknown argument '" + ArgName + "' of '" + Name +
+                           "'; did you mean '" + Near + "'?");
+        else
+          error(NameR, "unknown argument '" + ArgName + "' of '" + Name +
+                           "'; it takes " + quoteList(ArgNames));
         Ok = false;
-      } else if (!(V->asDouble() > 0)) {
-        error(ValueR, "rope base (" + V->str() + ") must be greater than 0");
-        Ok = false;
-      } else {
-        Spec.RopeBase = V->asDouble();
+        continue;
       }
-      continue;
+      auto [It, Inserted] = Seen.emplace(ArgName, &A);
+      if (!Inserted) {
+        error(NameR, "duplicate argument '" + ArgName + "' of '" + Name + "'");
+        note({It->second->Begin, It->second->End}, "previous value is here");
+        Ok = false;
+        continue;
+      }
+      std::optional<EvalValue> V = evalArg(Info, **Known, A);
+      Ok &= V.has_value();
+      Values[Known - Args.begin()] = V;
     }
-    // buckets, max_distance
-    if (V->K != EvalValue::Int) {
-      error(ValueR, "'" + ArgName + "' of relative must be an integer, but " +
-                        V->str() + " is " + V->kindName());
-      Ok = false;
-      continue;
-    }
-    (ArgName == "buckets" ? Spec.RelBuckets : Spec.RelMaxDistance) = V->I;
   }
-  return Ok;
+  if (!Ok)
+    return std::nullopt;
+  // The arguments not written take their defaults, which may name the
+  // scheme's other arguments.
+  for (size_t I = 0; I < Args.size(); ++I) {
+    if (Values[I])
+      continue;
+    const SettingInfo &A = *Args[I];
+    if (A.Kind == SettingKind::Choice) {
+      for (unsigned V = 0; V < A.Choices->Spellings.size(); ++V)
+        if (llvm::StringRef(A.Default.Text) == A.Choices->Spellings[V])
+          Values[I] = EvalValue::ofInt(V);
+      continue;
+    }
+    auto Lookup = [&](const ast::Identifier &Id) -> std::optional<EvalValue> {
+      for (size_t J = 0; J < Args.size(); ++J)
+        if (Id.Name == Args[J]->Name && Values[J])
+          return Values[J];
+      return lookup(Id);
+    };
+    auto Report = [&](SourceRange, const llvm::Twine &M) {
+      error(rangeOfKey(idOf(Info)), M);
+    };
+    ExprEvaluator Eval(Lookup, Report);
+    Values[I] = Eval.eval(DefaultExpressions::get().of(A));
+    if (!Values[I])
+      return std::nullopt;
+  }
+  return Values;
+}
+
+void EncoderResolver::storeArgs(ModelSpec &Spec, const ChoiceSetInfo &Set,
+                                unsigned Scheme, const ArgValues &Values) {
+  std::vector<const SettingInfo *> Args = schemeArgs(Set, Scheme);
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Name = Args[I]->Name;
+    const EvalValue &V = *Values[I];
+    (void)Name;
+    (void)V;
+#define ENC_SCHEME_ARG(Enum, Enumerator, Arg, Field, ...)                      \
+  if (&Set == &ChoiceSet<Enum>::info() &&                                      \
+      Scheme == static_cast<unsigned>(Enum::Enumerator) && Name == #Arg)       \
+    assign(Spec.Field, V);
+#include "enc/lang/Settings.def"
+  }
+}
+
+std::optional<int64_t> EncoderResolver::intOf(SettingId Id) const {
+  const KeyState &S = Values[indexOf(Id)];
+  if (S.St != State::Done)
+    return std::nullopt;
+  return S.Value.I;
+}
+
+std::optional<double> EncoderResolver::floatOf(SettingId Id) const {
+  const KeyState &S = Values[indexOf(Id)];
+  if (S.St != State::Done)
+    return std::nullopt;
+  return S.Value.F;
+}
+
+// Rule errors point at the offending value; inherited ones say for whom.
+void EncoderResolver::ruleError(SettingId Id, const llvm::Twine &Message) {
+  EntryStack.push_back(entry(Id));
+  error(rangeOfKey(Id), Message);
+  EntryStack.pop_back();
+}
+
+bool EncoderResolver::checkRange(const SettingInfo &Info) {
+  SettingId Id = idOf(Info);
+  const RangeSpec &Range = Info.Range;
+  switch (Range.How) {
+  case RangeSpec::Any:
+    return true;
+  case RangeSpec::Positive:
+    if (std::optional<double> V = floatOf(Id); V && !(*V > 0)) {
+      ruleError(Id, llvm::Twine(Info.Name) + " (" + formatFloat(*V) +
+                        ") must be greater than 0");
+      return false;
+    }
+    return true;
+  case RangeSpec::IntRange:
+    break;
+  }
+  std::optional<int64_t> V = intOf(Id);
+  if (!V || Range.contains(*V))
+    return true;
+  const int64_t Lo = Range.Lo, Hi = Range.Hi;
+  const bool NoUpperBound = Hi == MaxInt32Setting || Hi == INT64_MAX;
+  if (*V < Lo && Lo == 1 && NoUpperBound)
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") must be at least 1");
+  else if (*V < Lo && Lo == 0)
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") must not be negative");
+  else if (*V > Hi && Hi == MaxInt32Setting)
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") is too large: the runtime takes at most " +
+                      str(MaxInt32Setting));
+  else
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") must be between " + str(Lo) + " and " + str(Hi));
+  return false;
+}
+
+void EncoderResolver::checkRules(SettingId Id, bool InRange) {
+  switch (Id) {
+  case SettingId::heads:
+    if (auto H = intOf(Id), D = intOf(SettingId::d_model);
+        InRange && H && D && RangeOk[indexOf(SettingId::d_model)] &&
+        *D % *H != 0) {
+      ruleError(Id, "d_model (" + str(*D) + ") is not divisible by heads (" +
+                        str(*H) + ")");
+      if (entry(SettingId::d_model))
+        note(rangeOfKey(SettingId::d_model), "d_model is set here");
+    }
+    return;
+  case SettingId::type_vocab:
+    if (auto TV = intOf(Id), V = intOf(SettingId::vocab);
+        TV && V && *TV > 0 && *V == 0)
+      ruleError(Id, "type_vocab (" + str(*TV) +
+                        ") needs token ids, but vocab is 0 (the input is "
+                        "float embeddings)");
+    return;
+  case SettingId::eps:
+    if (auto Eps = floatOf(Id);
+        InRange && Eps &&
+        (!(static_cast<float>(*Eps) > 0) ||
+         std::isinf(static_cast<float>(*Eps))))
+      ruleError(Id, "eps (" + formatFloat(*Eps) +
+                        ") is not a positive finite fp32 number, the "
+                        "precision the model runs in");
+    return;
+  case SettingId::embed_scale:
+    if (auto Scale = floatOf(Id)) {
+      if (std::isinf(static_cast<float>(*Scale)))
+        ruleError(Id, "embed_scale (" + formatFloat(*Scale) +
+                          ") overflows fp32, the precision the model runs in");
+      else if (*Scale != 1.0 &&
+               intOf(SettingId::vocab) == std::optional<int64_t>(0) &&
+               entry(Id))
+        Diags.warning(rangeOfKey(Id),
+                      "embed_scale has no effect when vocab is 0: the input "
+                      "is embeddings, which are not scaled");
+    }
+    return;
+  case SettingId::d_model:
+  case SettingId::d_ff:
+  case SettingId::blocks:
+  case SettingId::max_len:
+  case SettingId::vocab:
+  case SettingId::positional:
+  case SettingId::norm:
+  case SettingId::norm_type:
+  case SettingId::activation:
+  case SettingId::bias:
+  case SettingId::embed_norm:
+  case SettingId::final_norm:
+  case SettingId::pooling:
+    return;
+  }
+}
+
+void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
+                                       const ModelSpec &Spec) {
+  if (Id != SettingId::positional)
+    return;
+  SourceRange R = rangeOfKey(Id);
+  switch (static_cast<PositionalKind>(C.Value)) {
+  case PositionalKind::Rope:
+    if (auto D = intOf(SettingId::d_model), H = intOf(SettingId::heads);
+        D && H && *H >= 1 && *D % *H == 0 && (*D / *H) % 2 != 0)
+      error(R, "rope needs an even d_k, but d_model (" + str(*D) +
+                   ") / heads (" + str(*H) + ") = " + str(*D / *H));
+    return;
+  case PositionalKind::Relative:
+    if (Spec.RelBuckets < 2 || Spec.RelBuckets % 2 != 0)
+      error(R, "relative buckets (" + str(Spec.RelBuckets) +
+                   ") must be even and at least 2");
+    else if (Spec.RelBuckets > MaxInt32Setting)
+      error(R, "relative buckets (" + str(Spec.RelBuckets) + ") is too large");
+    else if (Spec.RelMaxDistance > MaxInt32Setting)
+      error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
+                   ") is too large");
+    else if (Spec.RelMaxDistance <= Spec.RelBuckets / 2)
+      error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
+                   ") must be greater than buckets / 2 (" +
+                   str(Spec.RelBuckets / 2) + ")");
+    return;
+  case PositionalKind::None:
+  case PositionalKind::Sinusoidal:
+  case PositionalKind::Learned:
+  case PositionalKind::Alibi:
+    return;
+  }
 }
 
 std::optional<ModelSpec> EncoderResolver::resolve() {
@@ -469,178 +829,61 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   // Evaluate every key, in table order; references pull others in early.
   for (const SettingInfo &Info : allSettings()) {
     if (Info.Kind == SettingKind::Choice)
-      choiceOf(Info.Name);
+      choiceOf(idOf(Info));
     else
-      valueOf(Info.Name);
+      valueOf(idOf(Info));
   }
 
-  auto intOf = [&](const char *Key) -> std::optional<int64_t> {
-    const KeyState &S = Values[keyIndex(Key)];
-    if (S.St != State::Done)
-      return std::nullopt;
-    return S.Value.I;
-  };
-  auto floatOf = [&](const char *Key) -> std::optional<double> {
-    const KeyState &S = Values[keyIndex(Key)];
-    if (S.St != State::Done)
-      return std::nullopt;
-    return S.Value.F;
-  };
-  auto boolOf = [&](const char *Key) -> std::optional<bool> {
-    const KeyState &S = Values[keyIndex(Key)];
-    if (S.St != State::Done)
-      return std::nullopt;
-    return S.Value.B;
-  };
-  // Rule errors point at the offending value; inherited ones say for whom.
-  auto ruleError = [&](const char *Key, const llvm::Twine &Message) {
-    EntryStack.push_back(entry(Key));
-    error(rangeOfKey(Key), Message);
-    EntryStack.pop_back();
-  };
-  auto str = [](int64_t V) { return std::to_string(V); };
-  auto checkRange = [&](const char *Key, int64_t Lo, int64_t Hi) {
-    std::optional<int64_t> V = intOf(Key);
-    if (!V || (*V >= Lo && *V <= Hi))
-      return true;
-    if (*V < Lo && Hi == MaxInt32Setting && Lo == 1)
-      ruleError(Key, llvm::Twine(Key) + " (" + str(*V) + ") must be at least 1");
-    else if (*V < Lo && Lo == 0)
-      ruleError(Key, llvm::Twine(Key) + " (" + str(*V) +
-                         ") must not be negative");
-    else if (*V > Hi && Hi == MaxInt32Setting)
-      ruleError(Key, llvm::Twine(Key) + " (" + str(*V) +
-                         ") is too large: the runtime takes at most " +
-                         str(MaxInt32Setting));
-    else if (*V < Lo || *V > Hi)
-      ruleError(Key, llvm::Twine(Key) + " (" + str(*V) + ") must be between " +
-                         str(Lo) + " and " + str(Hi));
-    return false;
-  };
+  // Every scheme's arguments start at their defaults; the chosen scheme's
+  // then take what is written.
+  for (const SettingInfo &Info : allSettings())
+    if (Info.Kind == SettingKind::Choice)
+      for (unsigned V = 0; V < Info.Choices->Spellings.size(); ++V)
+        if (auto Defaults = resolveArgs(Info, Choice{V, nullptr}))
+          storeArgs(Spec, *Info.Choices, V, *Defaults);
 
-  bool DModelOk = checkRange("d_model", 1, MaxDModel);
-  if (auto Heads = intOf("heads")) {
-    if (*Heads < 1) {
-      ruleError("heads", "heads (" + str(*Heads) + ") must be at least 1");
-    } else if (auto D = intOf("d_model"); DModelOk && D && *D % *Heads != 0) {
-      ruleError("heads", "d_model (" + str(*D) + ") is not divisible by heads (" +
-                             str(*Heads) + ")");
-      if (entry("d_model"))
-        note(rangeOfKey("d_model"), "d_model is set here");
+  // Ranges and rules: the numbers first, then the choices and their
+  // arguments.
+  for (const SettingInfo &Info : allSettings()) {
+    if (Info.Kind == SettingKind::Choice)
+      continue;
+    RangeOk[indexOf(Info)] = checkRange(Info);
+    checkRules(idOf(Info), RangeOk[indexOf(Info)]);
+  }
+  for (const SettingInfo &Info : allSettings()) {
+    if (Info.Kind != SettingKind::Choice)
+      continue;
+    SettingId Id = idOf(Info);
+    EntryStack.push_back(entry(Id));
+    if (std::optional<Choice> C = choiceOf(Id)) {
+      if (std::optional<ArgValues> Args = resolveArgs(Info, *C)) {
+        storeArgs(Spec, *Info.Choices, C->Value, *Args);
+        checkChoiceRules(Id, *C, Spec);
+      }
     }
-  }
-  // The default d_ff = 4 * d_model is only as wrong as d_model, reported.
-  if (DModelOk || entry("d_ff"))
-    checkRange("d_ff", 1, MaxInt32Setting);
-  checkRange("blocks", 1, 1024);
-  checkRange("max_len", 1, MaxInt32Setting);
-  checkRange("vocab", 0, MaxInt32Setting);
-  checkRange("type_vocab", 0, MaxInt32Setting);
-  if (auto TV = intOf("type_vocab"), V = intOf("vocab"); TV && V && *TV > 0 &&
-                                                          *V == 0)
-    ruleError("type_vocab", "type_vocab (" + str(*TV) +
-                                ") needs token ids, but vocab is 0 (the input "
-                                "is float embeddings)");
-  if (auto Eps = floatOf("eps")) {
-    if (!(*Eps > 0))
-      ruleError("eps", "eps (" + formatFloat(*Eps) + ") must be greater than 0");
-    else if (!(static_cast<float>(*Eps) > 0) ||
-             std::isinf(static_cast<float>(*Eps)))
-      ruleError("eps", "eps (" + formatFloat(*Eps) +
-                           ") is not a positive finite fp32 number, the "
-                           "precision the model runs in");
-  }
-  if (auto Scale = floatOf("embed_scale")) {
-    if (std::isinf(static_cast<float>(*Scale)))
-      ruleError("embed_scale", "embed_scale (" + formatFloat(*Scale) +
-                                   ") overflows fp32, the precision the model "
-                                   "runs in");
-    else if (*Scale != 1.0 && intOf("vocab") == std::optional<int64_t>(0) &&
-             entry("embed_scale"))
-      Diags.warning(rangeOfKey("embed_scale"),
-                    "embed_scale has no effect when vocab is 0: the input is "
-                    "embeddings, which are not scaled");
-  }
-
-  // Choices and their arguments.
-  std::optional<Choice> Pos = choiceOf("positional");
-  EntryStack.push_back(entry("positional"));
-  if (Pos && checkSchemeArgs(*Pos, Spec)) {
-    SourceRange R = rangeOfKey("positional");
-    if (Pos->Name == "rope") {
-      auto D = intOf("d_model"), H = intOf("heads");
-      if (D && H && *H >= 1 && *D % *H == 0 && (*D / *H) % 2 != 0)
-        error(R, "rope needs an even d_k, but d_model (" + str(*D) +
-                     ") / heads (" + str(*H) + ") = " + str(*D / *H));
-    } else if (Pos->Name == "relative") {
-      if (Spec.RelBuckets < 2 || Spec.RelBuckets % 2 != 0)
-        error(R, "relative buckets (" + str(Spec.RelBuckets) +
-                     ") must be even and at least 2");
-      else if (Spec.RelBuckets > MaxInt32Setting)
-        error(R, "relative buckets (" + str(Spec.RelBuckets) +
-                     ") is too large");
-      else if (Spec.RelMaxDistance > MaxInt32Setting)
-        error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
-                     ") is too large");
-      else if (Spec.RelMaxDistance <= Spec.RelBuckets / 2)
-        error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
-                     ") must be greater than buckets / 2 (" +
-                     str(Spec.RelBuckets / 2) + ")");
-    }
-  }
-  EntryStack.pop_back();
-  for (const char *Key : {"norm", "norm_type", "activation", "pooling"}) {
-    EntryStack.push_back(entry(Key));
-    if (std::optional<Choice> C = choiceOf(Key))
-      checkSchemeArgs(*C, Spec);
     EntryStack.pop_back();
   }
 
   if (Failed || Diags.errorCount() != ErrorsBefore)
     return std::nullopt;
 
-  Spec.DModel = *intOf("d_model");
-  Spec.Heads = *intOf("heads");
+  auto valueFor = [&](SettingId Id) -> EvalValue {
+    if (settingInfo(Id).Kind == SettingKind::Choice)
+      return EvalValue::ofInt(Choices[indexOf(Id)]->Value);
+    return Values[indexOf(Id)].Value;
+  };
+#define ENC_SETTING(Key, Field, ...) assign(Spec.Field, valueFor(SettingId::Key));
+#include "enc/lang/Settings.def"
   Spec.DK = Spec.DModel / Spec.Heads;
-  Spec.DFF = *intOf("d_ff");
-  Spec.Blocks = *intOf("blocks");
-  Spec.MaxLen = *intOf("max_len");
-  Spec.Vocab = *intOf("vocab");
-  Spec.TypeVocab = *intOf("type_vocab");
-  Spec.Eps = *floatOf("eps");
-  Spec.EmbedScale = *floatOf("embed_scale");
-  Spec.Bias = *boolOf("bias");
-  Spec.EmbedNorm = *boolOf("embed_norm");
-  Spec.FinalNorm = *boolOf("final_norm");
-  const std::string &P = Pos->Name;
-  Spec.Positional = P == "none"         ? PositionalKind::None
-                    : P == "sinusoidal" ? PositionalKind::Sinusoidal
-                    : P == "learned"    ? PositionalKind::Learned
-                    : P == "rope"       ? PositionalKind::Rope
-                    : P == "alibi"      ? PositionalKind::Alibi
-                                        : PositionalKind::Relative;
-  Spec.Norm = choiceOf("norm")->Name == "pre" ? NormLayout::Pre
-                                              : NormLayout::Post;
-  Spec.NormKind = choiceOf("norm_type")->Name == "rmsnorm"
-                      ? NormType::RMSNorm
-                      : NormType::LayerNorm;
-  const std::string A = choiceOf("activation")->Name;
-  Spec.Act = A == "relu"   ? Activation::Relu
-             : A == "gelu" ? Activation::Gelu
-                           : Activation::GeluTanh;
-  const std::string Pl = choiceOf("pooling")->Name;
-  Spec.Pool = Pl == "none" ? Pooling::None
-              : Pl == "cls" ? Pooling::Cls
-                            : Pooling::Mean;
 
   Spec.Origins.reserve(NumSettings);
   for (const SettingInfo &Info : allSettings()) {
     SettingOrigin O;
-    if (const Entry *E = entry(Info.Name)) {
+    if (const Entry *E = entry(idOf(Info))) {
       O.How = E->Owner == &Enc ? SettingOrigin::Written
                                : SettingOrigin::Inherited;
     }
-    O.Range = rangeOfKey(Info.Name);
+    O.Range = rangeOfKey(idOf(Info));
     O.Loc = Diags.file().lineCol(O.Range.Begin);
     Spec.Origins.push_back(std::move(O));
   }
@@ -747,10 +990,11 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
     std::array<const ast::Setting *, NumSettings> Own{};
     for (const ast::Setting &S : Enc.Settings) {
       SourceRange KeyR{S.Key.Begin, S.Key.End};
-      if (!findSetting(S.Key.Name)) {
+      const SettingInfo *Info = findSetting(S.Key.Name);
+      if (!Info) {
         std::vector<llvm::StringRef> Names;
-        for (const SettingInfo &Info : allSettings())
-          Names.push_back(Info.Name);
+        for (const SettingInfo &I : allSettings())
+          Names.push_back(I.Name);
         llvm::StringRef Near = closestMatch(S.Key.Name, Names);
         if (!Near.empty())
           Diags.error(KeyR, "unknown setting '" + S.Key.Name +
@@ -759,7 +1003,7 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
           Diags.error(KeyR, "unknown setting '" + S.Key.Name + "'");
         continue;
       }
-      unsigned Key = keyIndex(S.Key.Name);
+      unsigned Key = indexOf(*Info);
       if (const ast::Setting *Prev = Own[Key]) {
         Diags.error(KeyR, "duplicate setting '" + S.Key.Name +
                               "' in encoder '" + Name + "'");
@@ -782,42 +1026,7 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
 }
 
 const SettingOrigin &ModelSpec::origin(llvm::StringRef Key) const {
-  return Origins[keyIndex(Key)];
-}
-
-llvm::StringRef enc::toString(PositionalKind K) {
-  switch (K) {
-  case PositionalKind::None: return "none";
-  case PositionalKind::Sinusoidal: return "sinusoidal";
-  case PositionalKind::Learned: return "learned";
-  case PositionalKind::Rope: return "rope";
-  case PositionalKind::Alibi: return "alibi";
-  case PositionalKind::Relative: return "relative";
-  }
-  return "";
-}
-llvm::StringRef enc::toString(RopeStyle S) {
-  return S == RopeStyle::Halves ? "halves" : "interleaved";
-}
-llvm::StringRef enc::toString(NormLayout L) {
-  return L == NormLayout::Post ? "post" : "pre";
-}
-llvm::StringRef enc::toString(NormType T) {
-  return T == NormType::LayerNorm ? "layernorm" : "rmsnorm";
-}
-llvm::StringRef enc::toString(Activation A) {
-  switch (A) {
-  case Activation::Relu: return "relu";
-  case Activation::Gelu: return "gelu";
-  case Activation::GeluTanh: return "gelu_tanh";
-  }
-  return "";
-}
-llvm::StringRef enc::toString(Pooling P) {
-  switch (P) {
-  case Pooling::None: return "none";
-  case Pooling::Cls: return "cls";
-  case Pooling::Mean: return "mean";
-  }
-  return "";
+  const SettingInfo *Info = findSetting(Key);
+  assert(Info && "origin of an unknown setting");
+  return Origins[indexOf(*Info)];
 }

@@ -5,8 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "enc/lang/ExprEval.h"
 #include "enc/lang/NumberFormat.h"
 #include "enc/lang/Printers.h"
+#include "enc/lang/Settings.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -55,6 +57,32 @@ private:
   bool First = true;
 };
 
+void printValue(ObjectWriter &W, const SettingInfo &Info, const EvalValue &V) {
+  switch (Info.Kind) {
+  case SettingKind::Int:
+    W.num(Info.Name, V.I);
+    return;
+  case SettingKind::Float:
+    W.real(Info.Name, V.F);
+    return;
+  case SettingKind::Bool:
+    W.boolean(Info.Name, V.B);
+    return;
+  case SettingKind::Choice:
+    W.str(Info.Name, Info.Choices->Spellings[V.I]);
+    return;
+  }
+}
+
+/// True when some value of the set takes arguments: its settings print as
+/// {"scheme": ..., arguments...}.
+bool isScheme(const ChoiceSetInfo &Set) {
+  for (unsigned V = 0; V < Set.Spellings.size(); ++V)
+    if (!schemeArgs(Set, V).empty())
+      return true;
+  return false;
+}
+
 void printSpec(const ModelSpec &S, llvm::raw_ostream &OS) {
   ObjectWriter W(OS, 4);
   W.str("name", S.Name);
@@ -62,35 +90,21 @@ void printSpec(const ModelSpec &S, llvm::raw_ostream &OS) {
     W.str("base", S.Base);
   W.str("location", S.File + ":" + std::to_string(S.Loc.Line) + ":" +
                         std::to_string(S.Loc.Col));
-  W.num("d_model", S.DModel);
-  W.num("heads", S.Heads);
-  W.num("d_k", S.DK);
-  W.num("d_ff", S.DFF);
-  W.num("blocks", S.Blocks);
-  W.num("max_len", S.MaxLen);
-  W.num("vocab", S.Vocab);
-  W.num("type_vocab", S.TypeVocab);
-  {
-    W.key("positional");
-    ObjectWriter P(OS, 6);
-    P.str("scheme", toString(S.Positional));
-    if (S.Positional == PositionalKind::Rope) {
-      P.real("base", S.RopeBase);
-      P.str("style", toString(S.Rope));
-    } else if (S.Positional == PositionalKind::Relative) {
-      P.num("buckets", S.RelBuckets);
-      P.num("max_distance", S.RelMaxDistance);
+  for (const SettingInfo &Info : allSettings()) {
+    EvalValue V = settingValue(S, Info);
+    if (Info.Kind == SettingKind::Choice && isScheme(*Info.Choices)) {
+      W.key(Info.Name);
+      ObjectWriter P(OS, 6);
+      P.str("scheme", Info.Choices->Spellings[V.I]);
+      for (const SettingInfo *Arg : schemeArgs(*Info.Choices, V.I))
+        printValue(P, *Arg, settingValue(S, *Arg));
+    } else {
+      printValue(W, Info, V);
     }
+    // Derived, shown beside what it derives from.
+    if (idOf(Info) == SettingId::heads)
+      W.num("d_k", S.DK);
   }
-  W.str("norm", toString(S.Norm));
-  W.str("norm_type", toString(S.NormKind));
-  W.real("eps", S.Eps);
-  W.str("activation", toString(S.Act));
-  W.boolean("bias", S.Bias);
-  W.real("embed_scale", S.EmbedScale);
-  W.boolean("embed_norm", S.EmbedNorm);
-  W.boolean("final_norm", S.FinalNorm);
-  W.str("pooling", toString(S.Pool));
 }
 } // namespace
 

@@ -16,6 +16,7 @@
 #include "llvm/ADT/Twine.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -55,6 +56,13 @@ public:
   /// Reads a numeric literal: digits only is an int64, otherwise a double.
   std::optional<EvalValue> evalNumber(const ast::NumberLit &N);
 
+  /// How errors in an operation name it. By default the operation with its
+  /// values ("4 * 768"); Sema names a default instead ("the default d_ff =
+  /// 4 * d_model (d_model is 768)").
+  void setDescription(std::function<std::string()> Describe) {
+    this->Describe = std::move(Describe);
+  }
+
 private:
   std::optional<EvalValue> binary(char Op, const EvalValue &L,
                                   const EvalValue &R, SourceRange Where);
@@ -62,6 +70,7 @@ private:
 
   LookupFn Lookup;
   ErrorFn Error;
+  std::function<std::string()> Describe;
 };
 
 /// Strips redundant wrapping (an Expr with no operations, parentheses) down
