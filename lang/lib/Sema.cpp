@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <type_traits>
 
@@ -897,9 +896,6 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
   std::vector<ModelSpec> Result;
   Result.reserve(File.Encoders.size());
   llvm::StringMap<size_t> FirstByName; // encoder name -> index, so far
-  llvm::StringMap<size_t> AllNames;    // the same over the whole file
-  for (size_t I = 0; I < File.Encoders.size(); ++I)
-    AllNames.try_emplace(File.Encoders[I].Name.Name, I);
   std::vector<SettingMap> Maps(File.Encoders.size());
   std::vector<bool> Broken(File.Encoders.size(), false);
 
@@ -925,27 +921,6 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
       Diags.error(NameR, "redefinition of encoder '" + Name + "'");
       Diags.note({Prev.Name.Begin, Prev.Name.End},
                  "previous definition is here");
-    }
-    // Every encoder M defines C symbols and macros M_load, M_D_MODEL, ...:
-    // another encoder may not be named like one of them.
-    static const char *const AbiSuffixes[] = {
-        "_load",    "_forward", "_free",       "_workspace_bytes",
-        "_D_MODEL", "_MAX_LEN", "_VOCAB",      "_TYPE_VOCAB",
-        "_HEADS",   "_BLOCKS",  "_D_FF",       "_POOLED"};
-    for (const char *Suffix : AbiSuffixes) {
-      llvm::StringRef N(Name);
-      if (!N.ends_with(Suffix))
-        continue;
-      auto Owner = AllNames.find(N.drop_back(std::strlen(Suffix)));
-      if (Owner == AllNames.end())
-        continue;
-      const ast::Encoder &Other = File.Encoders[Owner->second];
-      Diags.error(NameR, "encoder name '" + Name + "' is also the name '" +
-                             Name + "' that encoder '" + Other.Name.Name +
-                             "' defines in the generated C header");
-      Diags.note({Other.Name.Begin, Other.Name.End},
-                 "'" + Other.Name.Name + "' is declared here");
-      break;
     }
 
     // Inheritance: start from the base's settings, as written.

@@ -19,10 +19,6 @@ struct NormArgs {
   int64_t rows, d;
   const float* x;
   int64_t ld_x;
-  const float* residual;  // or nullptr
-  int64_t ld_r;
-  float* sum_out;  // or nullptr
-  int64_t ld_sum;
   const float* gamma;
   const float* beta;  // or nullptr
   float eps;
@@ -48,17 +44,14 @@ namespace enc {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Source of a row: x, or x + r when kResidual.
-template <bool kResidual>
+// One row of x.
 struct RowSrc {
   const float* HWY_RESTRICT x;
-  const float* HWY_RESTRICT r;
   template <class D>
   HWY_INLINE hn::Vec<D> Load(D d, size_t i) const {
-    if (kResidual) return hn::Add(hn::LoadU(d, x + i), hn::LoadU(d, r + i));
     return hn::LoadU(d, x + i);
   }
-  HWY_INLINE float At(size_t i) const { return kResidual ? x[i] + r[i] : x[i]; }
+  HWY_INLINE float At(size_t i) const { return x[i]; }
 };
 
 // Sum over the row of f(v) where f is applied to vectors and scalars.
@@ -86,8 +79,7 @@ HWY_INLINE float RowSum(const Src& src, size_t n, const FV& fv, const FS& fs) {
 // values above ~1.8e19 exceed FLT_MAX, while in double no finite float row
 // can overflow (d * FLT_MAX^2 < DBL_MAX). Off the fast path: only such rows
 // (or rows holding inf / NaN, which give NaN either way) come here.
-template <bool kResidual>
-HWY_NOINLINE void NormRowDouble(const NormArgs& a, const RowSrc<kResidual>& src,
+HWY_NOINLINE void NormRowDouble(const NormArgs& a, const RowSrc& src,
                                 float* HWY_RESTRICT y) {
   const size_t n = static_cast<size_t>(a.d);
   double mean = 0.0;
@@ -107,8 +99,7 @@ HWY_NOINLINE void NormRowDouble(const NormArgs& a, const RowSrc<kResidual>& src,
   }
 }
 
-template <bool kResidual>
-HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
+HWY_INLINE void NormRow(const NormArgs& a, const RowSrc& src,
                         float* HWY_RESTRICT y) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
@@ -197,34 +188,8 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc<kResidual>& src,
 
 // Normalises rows [begin, end).
 HWY_INLINE void NormRange(const NormArgs& a, int64_t begin, int64_t end) {
-  const hn::ScalableTag<float> d;
-  const size_t N = hn::Lanes(d);
-  const size_t n = static_cast<size_t>(a.d);
   for (int64_t row = begin; row < end; ++row) {
-    const float* x = a.x + row * a.ld_x;
-    const float* r = a.residual ? a.residual + row * a.ld_r : nullptr;
-    float* y = a.y + row * a.ld_y;
-    if (a.sum_out != nullptr) {
-      // s = x (+ r) first, then normalise s: element-wise, so s may be the
-      // same row as x, r or y.
-      float* s = a.sum_out + row * a.ld_sum;
-      size_t i = 0;
-      if (r != nullptr) {
-        for (; i + N <= n; i += N) {
-          hn::StoreU(hn::Add(hn::LoadU(d, x + i), hn::LoadU(d, r + i)), d,
-                     s + i);
-        }
-        for (; i < n; ++i) s[i] = x[i] + r[i];
-      } else if (s != x) {
-        for (; i + N <= n; i += N) hn::StoreU(hn::LoadU(d, x + i), d, s + i);
-        for (; i < n; ++i) s[i] = x[i];
-      }
-      NormRow<false>(a, RowSrc<false>{s, nullptr}, y);
-    } else if (r != nullptr) {
-      NormRow<true>(a, RowSrc<true>{x, r}, y);
-    } else {
-      NormRow<false>(a, RowSrc<false>{x, nullptr}, y);
-    }
+    NormRow(a, RowSrc{a.x + row * a.ld_x}, a.y + row * a.ld_y);
   }
 }
 

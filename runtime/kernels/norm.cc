@@ -13,10 +13,7 @@
 
 #include "kernels/norm-inl.h"
 
-#if __has_include("enc/kernels/threads.h") && !defined(ENC_NO_THREADS)
 #include "enc/kernels/threads.h"
-#define ENC_NORM_HAVE_THREADS 1
-#endif
 
 HWY_BEFORE_NAMESPACE();
 namespace enc {
@@ -27,14 +24,12 @@ static void NormTask(void* ctx, int64_t begin, int64_t end) {
 }
 
 void NormRows(const NormArgs& a) {
-#ifdef ENC_NORM_HAVE_THREADS
   // Only worth spreading over the pool when there is real work.
   if (a.rows * a.d >= (int64_t{1} << 16)) {
     const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 14) / a.d);
     enc_parallel_for(a.rows, grain, &NormTask, const_cast<NormArgs*>(&a));
     return;
   }
-#endif
   NormTask(const_cast<NormArgs*>(&a), 0, a.rows);
 }
 
@@ -50,8 +45,6 @@ static void RunNorm(const NormArgs& a) { HWY_DYNAMIC_DISPATCH(NormRows)(a); }
 
 extern "C" enc_status enc_norm(int32_t kind, int64_t rows, int64_t d,
                                const float* x, int64_t ld_x,
-                               const float* residual, int64_t ld_r,
-                               float* sum_out, int64_t ld_sum,
                                const float* gamma, const float* beta, float eps,
                                float* y, int64_t ld_y) {
   using enc::Fail;
@@ -73,32 +66,21 @@ extern "C" enc_status enc_norm(int32_t kind, int64_t rows, int64_t d,
   {
     if (ld_x < d) return Fail(ENC_ERR_INPUT, "enc_norm: ld_x (%lld) < d (%lld)", (long long)ld_x, (long long)d);
     if (ld_y < d) return Fail(ENC_ERR_INPUT, "enc_norm: ld_y (%lld) < d (%lld)", (long long)ld_y, (long long)d);
-    if (residual != nullptr && ld_r < d) {
-      return Fail(ENC_ERR_INPUT, "enc_norm: ld_r (%lld) < d (%lld)", (long long)ld_r, (long long)d);
-    }
-    if (sum_out != nullptr && ld_sum < d) {
-      return Fail(ENC_ERR_INPUT, "enc_norm: ld_sum (%lld) < d (%lld)", (long long)ld_sum, (long long)d);
-    }
   }
   if (rows == 0) return ENC_OK;
-  const enc::NormArgs args{kind, rows, d, x, ld_x, residual, ld_r, sum_out,
-                           ld_sum, gamma, beta, eps, y, ld_y};
+  const enc::NormArgs args{kind, rows, d, x, ld_x, gamma, beta, eps, y, ld_y};
   enc::RunNorm(args);
   return ENC_OK;
 }
 
 extern "C" enc_status enc_layer_norm(int64_t rows, int64_t d, const float* x,
-                                     const float* residual, float* sum_out,
                                      const float* gamma, const float* beta,
                                      float eps, float* y) {
-  return enc_norm(ENC_NORM_LAYER, rows, d, x, d, residual, d, sum_out, d,
-                  gamma, beta, eps, y, d);
+  return enc_norm(ENC_NORM_LAYER, rows, d, x, d, gamma, beta, eps, y, d);
 }
 
 extern "C" enc_status enc_rms_norm(int64_t rows, int64_t d, const float* x,
-                                   const float* residual, float* sum_out,
                                    const float* gamma, float eps, float* y) {
-  return enc_norm(ENC_NORM_RMS, rows, d, x, d, residual, d, sum_out, d, gamma,
-                  nullptr, eps, y, d);
+  return enc_norm(ENC_NORM_RMS, rows, d, x, d, gamma, nullptr, eps, y, d);
 }
 #endif  // HWY_ONCE

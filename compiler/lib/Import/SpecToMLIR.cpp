@@ -1,6 +1,6 @@
 //===- SpecToMLIR.cpp - ModelSpec -> enc dialect --------------------------===//
 //
-// Builds, per encoder, the graph of spec section 5 as written: separate Q, K
+// Builds, per encoder, the graph of docs/numerics.md as written: separate Q, K
 // and V projections, activations and residual adds as their own ops. The
 // passes fuse them; -O0 lowers this form directly.
 //
@@ -26,6 +26,15 @@ using namespace enc;
 
 namespace {
 
+/// The dialect's value of a language choice: the dialect's enums are built
+/// from the same table (Settings.def via EncChoices.td), spelled alike.
+template <typename DialectEnum, typename LangEnum>
+DialectEnum toDialect(LangEnum V) {
+  std::optional<DialectEnum> D = symbolizeEnum<DialectEnum>(toString(V));
+  assert(D && "the dialect's enum lacks a value of the language's table");
+  return *D;
+}
+
 class Importer {
 public:
   Importer(MLIRContext &Context, const ModelSpec &Spec)
@@ -47,7 +56,8 @@ private:
     return RankedTensorType::get(
         {ShapedType::kDynamic, ShapedType::kDynamic, Width}, B.getF32Type());
   }
-  Value weight(llvm::StringRef Name, ArrayRef<int64_t> Shape, Location L);
+  Value weight(llvm::StringRef Name, ArrayRef<int64_t> Shape, Location L,
+               bool AllowExtraRows = false);
   Value norm(Value X, llvm::StringRef Prefix, Location L);
   Value linear(Value X, llvm::StringRef Prefix, int64_t Out, int64_t In,
                Location L);
@@ -62,12 +72,13 @@ private:
 };
 
 Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
-                       Location L) {
+                       Location L, bool AllowExtraRows) {
   auto It = Weights.find(Name);
   if (It != Weights.end())
     return It->second;
   auto Ty = RankedTensorType::get(Shape, B.getF32Type());
-  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(Name));
+  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(Name),
+                               AllowExtraRows ? B.getUnitAttr() : UnitAttr());
   Weights[Name] = W;
   return W;
 }
@@ -77,8 +88,7 @@ Value Importer::norm(Value X, llvm::StringRef Prefix, Location L) {
   bool Layer = Spec.NormKind == NormType::LayerNorm;
   Value Gamma = weight((Prefix + ".weight").str(), {D}, L);
   Value Beta = Layer ? weight((Prefix + ".bias").str(), {D}, L) : Value();
-  auto Kind = NormKindAttr::get(&Ctx, Layer ? NormKind::layernorm
-                                            : NormKind::rmsnorm);
+  auto Kind = NormKindAttr::get(&Ctx, toDialect<NormKind>(Spec.NormKind));
   return B.create<NormOp>(L, X.getType(), Kind, X, Gamma, Beta,
                           B.getF32FloatAttr(static_cast<float>(Spec.Eps)));
 }
@@ -104,9 +114,7 @@ Value Importer::attention(Value X, const std::string &Block,
   switch (Spec.Positional) {
   case PositionalKind::Rope:
     Kind = AttnPositional::rope;
-    Style = RopePairingAttr::get(&Ctx, Spec.Rope == enc::RopeStyle::Halves
-                                           ? RopePairing::halves
-                                           : RopePairing::interleaved);
+    Style = RopePairingAttr::get(&Ctx, toDialect<RopePairing>(Spec.Rope));
     break;
   case PositionalKind::Alibi:
     Kind = AttnPositional::alibi;
@@ -114,7 +122,9 @@ Value Importer::attention(Value X, const std::string &Block,
   case PositionalKind::Relative:
     Kind = AttnPositional::relative;
     break;
-  default:
+  case PositionalKind::None:
+  case PositionalKind::Sinusoidal: // added to the embedding, not here
+  case PositionalKind::Learned:
     break;
   }
   Location AL = Kind == AttnPositional::none ? L : loc("positional", Block);
@@ -129,11 +139,9 @@ Value Importer::ffn(Value X, const std::string &Block) {
   int64_t D = Spec.DModel, F = Spec.DFF;
   Location L = loc("d_ff", Block);
   Value Up = linear(X, Block + ".ffn.up", F, D, L);
-  ActivationKind Act = Spec.Act == Activation::Relu   ? ActivationKind::relu
-                       : Spec.Act == Activation::Gelu ? ActivationKind::gelu
-                                                      : ActivationKind::gelu_tanh;
-  Value H = B.create<ActivationOp>(loc("activation", Block),
-                                   ActivationKindAttr::get(&Ctx, Act), Up);
+  Value H = B.create<ActivationOp>(
+      loc("activation", Block),
+      ActivationKindAttr::get(&Ctx, toDialect<ActivationKind>(Spec.Act)), Up);
   return linear(H, Block + ".ffn.down", D, F, L);
 }
 
@@ -169,14 +177,16 @@ func::FuncOp Importer::build(ModuleOp Module) {
   auto Func = B.create<func::FuncOp>(FuncLoc, Spec.Name,
                                      B.getFunctionType(Inputs, Result));
   for (auto [I, Field] : llvm::enumerate(Fields))
-    Func.setArgAttr(I, "enc.input", B.getStringAttr(Field));
-  Func->setAttr("enc.d_model", B.getI64IntegerAttr(D));
-  Func->setAttr("enc.max_len", B.getI64IntegerAttr(MaxLen));
-  Func->setAttr("enc.vocab", B.getI64IntegerAttr(Spec.Vocab));
-  Func->setAttr("enc.type_vocab", B.getI64IntegerAttr(Spec.TypeVocab));
-  Func->setAttr("enc.blocks", B.getI64IntegerAttr(Spec.Blocks));
-  Func->setAttr("enc.heads", B.getI64IntegerAttr(Spec.Heads));
-  Func->setAttr("enc.d_ff", B.getI64IntegerAttr(Spec.DFF));
+    setInputField(Func, I, Field);
+  EncoderFacts Facts;
+  Facts.DModel = D;
+  Facts.MaxLen = MaxLen;
+  Facts.Vocab = Spec.Vocab;
+  Facts.TypeVocab = Spec.TypeVocab;
+  Facts.Heads = Spec.Heads;
+  Facts.Blocks = Spec.Blocks;
+  Facts.DFF = Spec.DFF;
+  setEncoderFacts(Func, Facts);
   Block *Entry = Func.addEntryBlock();
   B.setInsertionPointToStart(Entry);
   Lengths = Entry->getArguments().back();
@@ -191,7 +201,8 @@ func::FuncOp Importer::build(ModuleOp Module) {
         TableKindAttr::get(&Ctx, TableKind::sinusoidal), B.getI64IntegerAttr(D),
         FloatAttr(), IntegerAttr());
   else if (Spec.Positional == PositionalKind::Learned)
-    PE = weight("embed.positions", {MaxLen, D}, PL);
+    // The file's table may be longer than max_len: its first rows are used.
+    PE = weight("embed.positions", {MaxLen, D}, PL, /*AllowExtraRows=*/true);
   Value X;
   if (Spec.Vocab > 0) {
     Value Tok = weight("embed.tokens", {Spec.Vocab, D}, loc("vocab"));
@@ -237,7 +248,9 @@ func::FuncOp Importer::build(ModuleOp Module) {
         B.getI64IntegerAttr(Spec.RelMaxDistance)));
     Tables.push_back(weight("relative.bias", {Spec.RelBuckets, Spec.Heads}, PL));
     break;
-  default:
+  case PositionalKind::None:
+  case PositionalKind::Sinusoidal:
+  case PositionalKind::Learned:
     break;
   }
 
@@ -245,26 +258,29 @@ func::FuncOp Importer::build(ModuleOp Module) {
   for (int64_t N = 0; N < Spec.Blocks; ++N) {
     std::string Block = "blocks." + std::to_string(N);
     Location NL = loc("norm", Block);
-    if (Spec.Norm == NormLayout::Post) {
+    switch (Spec.Norm) {
+    case NormLayout::Post: {
       Value A = attention(X, Block, Tables);
       Value H = norm(B.create<AddOp>(NL, X, A), Block + ".norm1", NL);
       Value F = ffn(H, Block);
       X = norm(B.create<AddOp>(NL, H, F), Block + ".norm2", NL);
-    } else {
+      break;
+    }
+    case NormLayout::Pre: {
       Value A = attention(norm(X, Block + ".norm1", NL), Block, Tables);
       Value H = B.create<AddOp>(NL, X, A);
       Value F = ffn(norm(H, Block + ".norm2", NL), Block);
       X = B.create<AddOp>(NL, H, F);
+      break;
+    }
     }
   }
   if (Spec.FinalNorm)
     X = norm(X, "final_norm", loc("final_norm"));
 
-  PoolMode Mode = Spec.Pool == Pooling::None  ? PoolMode::none
-                  : Spec.Pool == Pooling::Cls ? PoolMode::cls
-                                              : PoolMode::mean;
-  Value Out = B.create<PoolOp>(loc("pooling"), Result,
-                               PoolModeAttr::get(&Ctx, Mode), X, Lengths);
+  Value Out = B.create<PoolOp>(
+      loc("pooling"), Result,
+      PoolModeAttr::get(&Ctx, toDialect<PoolMode>(Spec.Pool)), X, Lengths);
   B.create<func::ReturnOp>(loc("pooling"), Out);
   return Func;
 }

@@ -49,8 +49,7 @@ bool writesArena(Operation *Op) {
 /// reads it, else null.
 Value packedInput(func::FuncOp Func) {
   for (BlockArgument Arg : Func.getArguments()) {
-    auto Field = Func.getArgAttrOfType<StringAttr>(Arg.getArgNumber(), "enc.input");
-    if (!Field || Field.getValue() != "embeddings")
+    if (getInputField(Func, Arg.getArgNumber()) != "embeddings")
       continue;
     for (Operation *User : Arg.getUsers())
       if (!isa<AddPositionsOp>(User))
@@ -93,12 +92,10 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
     // First fit over row offsets.
     std::map<int64_t, std::pair<int64_t, Value>> Live; // offset -> (size, buf)
     int64_t High = 0;
-    Builder B(&getContext());
     if (Packed) {
       High = alignUp(cast<RankedTensorType>(Packed.getType()).getShape().back());
       Live[0] = {High, Packed};
-      Func.setArgAttr(cast<BlockArgument>(Packed).getArgNumber(),
-                      "enc.row_offset", B.getI64IntegerAttr(0));
+      setRowOffset(Func, cast<BlockArgument>(Packed).getArgNumber(), 0);
     }
     for (Operation &Op : Body) {
       unsigned I = Index[&Op];
@@ -122,9 +119,9 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
       }
       Live[Offset] = {Size, Result};
       High = std::max(High, Offset + Size);
-      Op.setAttr("enc.row_offset", B.getI64IntegerAttr(Offset));
+      setRowOffset(&Op, Offset);
     }
-    Func->setAttr("enc.arena_row_floats", B.getI64IntegerAttr(High));
+    setArenaRowFloats(Func, High);
   }
 };
 } // namespace

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "enc/ABI/ModelABI.h"
 #include "enc/Dialect/EncDialect.h"
 #include "enc/Emit/Emitters.h"
 #include "enc/Import/SpecToMLIR.h"
@@ -158,8 +159,11 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
   enc::ast::File AST = enc::parseFile(Source, Diags);
   // --emit=ast shows the file as parsed, before Sema gives it meaning.
   std::vector<enc::ModelSpec> Specs;
-  if (Emit != EmitKind::AST)
+  if (Emit != EmitKind::AST) {
     Specs = enc::resolveFile(AST, Diags);
+    // What the generated C header will define must not collide.
+    enc::checkGeneratedNames(Specs, Diags);
+  }
   // --encoder=NAME: the AST stage looks NAME up among the parsed encoders
   // (Sema has not run), the others among the resolved ones.
   if (!OnlyEncoder.empty() && !Diags.hasErrors() && Emit == EmitKind::AST) {

@@ -42,6 +42,16 @@ int enc_set_num_threads(int n);
 /* A short constant name for a status ("ENC_ERR_INPUT"). */
 const char *enc_status_name(enc_status status);
 
+/* The functions encc emits for each encoder NAME, as function types: the
+ * generated header declares NAME_load, NAME_forward, NAME_free and
+ * NAME_workspace_bytes with these signatures, the model being `NAME *` where
+ * these say `void *`, and encc builds them from these declarations. */
+typedef enc_status enc_model_load_fn(const char *weights_path, void **out);
+typedef enc_status enc_model_forward_fn(void *model, const enc_input *in,
+                                        float *out);
+typedef void enc_model_free_fn(void *model);
+typedef int64_t enc_model_workspace_bytes_fn(int32_t batch, int32_t seq_len);
+
 #ifdef __cplusplus
 }  /* extern "C" */
 #endif

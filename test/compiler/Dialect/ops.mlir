@@ -46,10 +46,10 @@ func.func @embedding(%ids: tensor<?x?xi32>, %types: tensor<?x?xi32>, %x: tensor<
     -> (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>) {
   // CHECK: %[[TOK:.*]] = enc.weight "embed.tokens" : tensor<100x8xf32>
   // CHECK: %[[TYP:.*]] = enc.weight "embed.types" : tensor<2x8xf32>
-  // CHECK: %[[POS:.*]] = enc.weight "embed.positions" : tensor<16x8xf32>
+  // CHECK: %[[POS:.*]] = enc.weight "embed.positions" {allow_extra_rows} : tensor<16x8xf32>
   %tok = enc.weight "embed.tokens" : tensor<100x8xf32>
   %typ = enc.weight "embed.types" : tensor<2x8xf32>
-  %pos = enc.weight "embed.positions" : tensor<16x8xf32>
+  %pos = enc.weight "embed.positions" {allow_extra_rows} : tensor<16x8xf32>
   // CHECK: enc.embed_tokens %[[IDS]], %[[TOK]] {scale = 1.000000e+00 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>) -> tensor<?x?x8xf32>
   %0 = enc.embed_tokens %ids, %tok {scale = 1.0 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>) -> tensor<?x?x8xf32>
   // CHECK: enc.embed_tokens %[[IDS]], %[[TOK]] types(%[[TYPES]], %[[TYP]]) {scale = 2.82842708 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>, tensor<?x?xi32>, tensor<2x8xf32>) -> tensor<?x?x8xf32>

@@ -6,7 +6,7 @@
 // missing, enc-fold-positional.
 
 func.func @unfolded(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
-    attributes {enc.arena_row_floats = 16 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64} {
+    attributes {enc.arena_row_floats = 16 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
   // expected-error @+1 {{enc-fold-positional}}
   %pe = enc.positional_table sinusoidal {dim = 8 : i64} : tensor<2x8xf32>
   %0 = enc.add_positions %x, %pe {enc.row_offset = 0 : i64} : (tensor<?x?x8xf32>, tensor<2x8xf32>) -> tensor<?x?x8xf32>

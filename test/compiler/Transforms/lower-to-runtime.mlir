@@ -27,14 +27,16 @@
 // CHECK: llvm.mlir.global internal constant @floats_table0(dense<5.000000e-01> : tensor<16xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<16 x f32>
 // CHECK: llvm.mlir.global internal constant @floats_table1(dense<[5.000000e-01, 2.500000e-01]> : tensor<2xf32>) {{{.*}}alignment = 64 : i64} : !llvm.array<2 x f32>
 // CHECK: llvm.mlir.global internal constant @floats_table2(dense<[1, 0, 2]> : tensor<3xi32>) {{{.*}}alignment = 64 : i64} : !llvm.array<3 x i32>
+// The entry points, in the order of ModelABI.def.
+// CHECK: llvm.func @floats_load(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32 {
+// CHECK: llvm.call @enc_model_create(
 // CHECK: llvm.func @floats_forward(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32 {
 // CHECK: llvm.call @enc_check_input(
-// Row-wise kernels run over the valid rows only; the arena is sized by
-// batch * seq.
-// CHECK: %[[ROWS:.*]] = llvm.mul %{{.*}}, %{{.*}} : i64
+// Row-wise kernels run over the valid rows only; the arena is what
+// NAME_workspace_bytes says.
 // CHECK: %[[VALID:.*]] = llvm.call @enc_valid_rows(%{{.*}}, %{{.*}}, %[[LEN:.*]]) :
-// CHECK: llvm.mul %[[ROWS]], %{{.*}} : i64
-// CHECK: llvm.call @enc_workspace(
+// CHECK: %[[BYTES:.*]] = llvm.call @floats_workspace_bytes(
+// CHECK: llvm.call @enc_workspace(%[[BYTES]])
 // The padded input is packed by its lengths as the positions are added.
 // CHECK: llvm.call @enc_embed_floats(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LEN]],
 // CHECK: llvm.call @enc_attention(
@@ -43,8 +45,6 @@
 // CHECK: llvm.call @enc_attention(
 // CHECK: llvm.call @enc_pool(
 // CHECK: llvm.return
-// CHECK: llvm.func @floats_load(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32 {
-// CHECK: llvm.call @enc_model_create(
 // CHECK: llvm.func @floats_free(%{{.*}}: !llvm.ptr) {
 // CHECK: llvm.call @enc_model_destroy(
 // 4 bytes * 64 floats per row = 256 bytes per row.
@@ -52,7 +52,7 @@
 // CHECK: llvm.mlir.constant(256 : i64) : i64
 // CHECK-NOT: func.func
 func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x8xf32>
-    attributes {enc.arena_row_floats = 64 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64} {
+    attributes {enc.arena_row_floats = 64 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
   %pe = arith.constant dense<0.5> : tensor<2x8xf32>
   %0 = enc.add_positions %x, %pe {enc.row_offset = 0 : i64} : (tensor<?x?x8xf32>, tensor<2x8xf32>) -> tensor<?x?x8xf32>
   %slopes = arith.constant dense<[0.5, 0.25]> : tensor<2xf32>
@@ -92,6 +92,7 @@ func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor
 // CHECK: llvm.mlir.global internal constant @tiny_info()
 // CHECK: llvm.mlir.global internal constant @tiny_table0(dense<{{.*}}> : tensor<4xf32>)
 // CHECK: llvm.mlir.global internal constant @tiny_table1(dense<{{.*}}> : tensor<4xf32>)
+// CHECK: llvm.func @tiny_load(
 // CHECK: llvm.func @tiny_forward(
 // CHECK: llvm.call @enc_check_input(
 // CHECK: llvm.call @enc_embed_tokens(
@@ -105,7 +106,6 @@ func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor
 // CHECK: llvm.call @enc_norm(
 // CHECK: llvm.call @enc_pool(
 // CHECK-NOT: llvm.call @enc_{{(activation_rows|add_rows)}}
-// CHECK: llvm.func @tiny_load(
 // CHECK: llvm.func @tiny_free(
 // CHECK: llvm.func @tiny_workspace_bytes(
 // CHECK: llvm.mlir.constant(256 : i64) : i64
@@ -163,7 +163,7 @@ func.func @tiny(%arg0: tensor<?x?xi32> {enc.input = "tokens"}, %arg1: tensor<?x?
 // CHECK-LABEL: llvm.func @packed_workspace_bytes(
 // CHECK: llvm.mlir.constant(128 : i64) : i64
 func.func @packed(%x: tensor<?x?x8xf32> {enc.input = "embeddings", enc.row_offset = 0 : i64}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
-    attributes {enc.arena_row_floats = 32 : i64, enc.d_model = 8 : i64, enc.max_len = 4 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64} {
+    attributes {enc.arena_row_floats = 32 : i64, enc.d_model = 8 : i64, enc.max_len = 4 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
   %g = enc.weight "final_norm.weight" : tensor<8xf32>
   %0 = enc.norm rmsnorm %x, %g {enc.row_offset = 16 : i64, eps = 1.0e-6 : f32} : (tensor<?x?x8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
   %p = enc.pool none %0, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>

@@ -11,6 +11,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
+include "enc/Dialect/EncChoices.td"
 
 def Enc_Dialect : Dialect {
   let name = "enc";
@@ -25,6 +26,30 @@ def Enc_Dialect : Dialect {
   }];
   let cppNamespace = "::enc";
   let useDefaultAttributePrinterParser = 1;
+
+  // The contract between the import, the passes, the header emitter and the
+  // lowering, as discardable attributes. EncDialect.cpp verifies them;
+  // EncDialect.h reads and writes them with types.
+  let discardableAttrs = (ins
+    // On an encoder function (its presence makes the function one): the
+    // compile-time facts of docs/c-abi.md's header macros.
+    "::mlir::IntegerAttr":$d_model,
+    "::mlir::IntegerAttr":$max_len,
+    "::mlir::IntegerAttr":$vocab,
+    "::mlir::IntegerAttr":$type_vocab,
+    "::mlir::IntegerAttr":$heads,
+    "::mlir::IntegerAttr":$blocks,
+    "::mlir::IntegerAttr":$d_ff,
+    // On a planned encoder function: floats per row of the activation arena.
+    "::mlir::IntegerAttr":$arena_row_floats,
+    // On an op (or a function argument) given a buffer in the arena: its
+    // offset in floats per row.
+    "::mlir::IntegerAttr":$row_offset,
+    // On a function argument: the enc_input field it reads.
+    "::mlir::StringAttr":$input
+  );
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
 }
 
 class Enc_Op<string mnemonic, list<Trait> traits = []> :
@@ -34,31 +59,33 @@ class Enc_Op<string mnemonic, list<Trait> traits = []> :
 // Enums
 //===----------------------------------------------------------------------===//
 
-def Enc_Act_None : I32EnumAttrCase<"none", 0>;
-def Enc_Act_Relu : I32EnumAttrCase<"relu", 1>;
-def Enc_Act_Gelu : I32EnumAttrCase<"gelu", 2>;
-def Enc_Act_GeluTanh : I32EnumAttrCase<"gelu_tanh", 3>;
+// The language's choices (Settings.def, through EncChoices.td), numbered
+// in the table's order from First: a value added to the language is a case
+// here, and the lowering's exhaustive switch to the runtime's C enum
+// (enc/ABI/RuntimeEnums.h) fails to compile until it is mapped.
+class Enc_ChoiceCases<list<string> Spellings, int First> {
+  list<I32EnumAttrCase> Cases =
+      !foreach(i, !range(!size(Spellings)),
+               I32EnumAttrCase<Spellings[i], !add(i, First)>);
+}
+
 def Enc_ActivationKind : I32EnumAttr<"ActivationKind", "activation function",
-    [Enc_Act_None, Enc_Act_Relu, Enc_Act_Gelu, Enc_Act_GeluTanh]> {
+    !listconcat([I32EnumAttrCase<"none", 0>],
+                Enc_ChoiceCases<Enc_Activation_Spellings, 1>.Cases)> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::enc";
 }
 def Enc_ActivationAttr : EnumAttr<Enc_Dialect, Enc_ActivationKind, "activation">;
 
-def Enc_Norm_Layer : I32EnumAttrCase<"layernorm", 0>;
-def Enc_Norm_RMS : I32EnumAttrCase<"rmsnorm", 1>;
 def Enc_NormKind : I32EnumAttr<"NormKind", "normalisation",
-    [Enc_Norm_Layer, Enc_Norm_RMS]> {
+    Enc_ChoiceCases<Enc_NormType_Spellings, 0>.Cases> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::enc";
 }
 def Enc_NormKindAttr : EnumAttr<Enc_Dialect, Enc_NormKind, "norm_kind">;
 
-def Enc_Pool_None : I32EnumAttrCase<"none", 0>;
-def Enc_Pool_Cls : I32EnumAttrCase<"cls", 1>;
-def Enc_Pool_Mean : I32EnumAttrCase<"mean", 2>;
 def Enc_PoolMode : I32EnumAttr<"PoolMode", "pooling mode",
-    [Enc_Pool_None, Enc_Pool_Cls, Enc_Pool_Mean]> {
+    Enc_ChoiceCases<Enc_Pooling_Spellings, 0>.Cases> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::enc";
 }
@@ -77,10 +104,8 @@ def Enc_AttnPositional : I32EnumAttr<"AttnPositional",
 def Enc_AttnPositionalAttr : EnumAttr<Enc_Dialect, Enc_AttnPositional,
                                       "attn_positional">;
 
-def Enc_Rope_Halves : I32EnumAttrCase<"halves", 1>;
-def Enc_Rope_Interleaved : I32EnumAttrCase<"interleaved", 2>;
 def Enc_RopeStyle : I32EnumAttr<"RopePairing", "pairing of rotary dimensions",
-    [Enc_Rope_Halves, Enc_Rope_Interleaved]> {
+    Enc_ChoiceCases<Enc_RopeStyle_Spellings, 0>.Cases> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::enc";
 }

@@ -15,15 +15,19 @@ def Enc_I32Tensor : RankedTensorOf<[I32]>;
 def Enc_WeightOp : Enc_Op<"weight", [Pure]> {
   let summary = "a tensor of the weights file, resolved when the model loads";
   let description = [{
-    Names a tensor of the safetensors file (spec section 6) by its name. The
-    compiled model loads, converts and packs it once, in `NAME_load`.
+    Names a tensor of the safetensors file (docs/weights.md) by its name. The
+    compiled model loads, converts and packs it once, in `NAME_load`. With
+    `allow_extra_rows` the file's tensor may have more rows than the result,
+    which holds its first ones (a learned position table longer than
+    max_len).
 
     Example:
     ```mlir
     %wq = enc.weight "blocks.0.attn.q.weight" : tensor<768x768xf32>
+    %pe = enc.weight "embed.positions" {allow_extra_rows} : tensor<512x768xf32>
     ```
   }];
-  let arguments = (ins StrAttr:$name);
+  let arguments = (ins StrAttr:$name, UnitAttr:$allow_extra_rows);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
   let hasVerifier = 1;

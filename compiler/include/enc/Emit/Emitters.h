@@ -34,7 +34,7 @@ bool emitMachineCode(llvm::Module &IR, const TargetOptions &Options,
                      bool Assembly, llvm::raw_pwrite_stream &OS,
                      std::string &Error);
 
-/// The C header of spec section 7 for the planned (not yet lowered) module:
+/// The C header (docs/c-abi.md) for the planned (not yet lowered) module:
 /// for each encoder its types, functions, compile-time facts, weights,
 /// memory use and thread-safety, plus a header-only C++ wrapper.
 std::string emitHeader(mlir::ModuleOp Planned, llvm::StringRef HeaderName,

@@ -9,7 +9,7 @@
 
 namespace enc {
 
-/// One `func.func @NAME` per encoder, computing spec section 5 at tensor
+/// One `func.func @NAME` per encoder, computing docs/numerics.md at tensor
 /// level, every op located at the .enc setting it comes from. The module is
 /// verified; null on failure (after emitting diagnostics to the context).
 mlir::OwningOpRef<mlir::ModuleOp> importSpecs(mlir::MLIRContext &Context,

@@ -1,15 +1,13 @@
-/* LayerNorm and RMSNorm over rows, fused with an optional residual add.
+/* LayerNorm and RMSNorm over rows (docs/numerics.md#norms):
  *
- *   s = x + r            (r may be NULL: s = x)
- *   sum_out = s          (optional: pre-norm blocks keep the residual stream)
- *   LayerNorm: y = (s - mean(s)) / sqrt(var(s) + eps) * gamma + beta
+ *   LayerNorm: y = (x - mean(x)) / sqrt(var(x) + eps) * gamma + beta
  *              (biased variance; beta may be NULL)
- *   RMSNorm:   y = s / sqrt(mean(s^2) + eps) * gamma
+ *   RMSNorm:   y = x / sqrt(mean(x^2) + eps) * gamma
  *
- * Rows are `d` floats; each array has its own row stride (>= d). Any of y and
- * sum_out may be the very same pointer (with the same stride) as x or r: the
- * kernel works element-wise per row. Partial overlaps are not allowed. A row
- * of constant values yields beta (LayerNorm), never NaN. */
+ * Rows are `d` floats; x and y have their own row strides (>= d). y may be
+ * the very same pointer (with the same stride) as x: the kernel works
+ * row by row. Partial overlaps are not allowed. A row of constant values
+ * yields beta (LayerNorm), never NaN. */
 #ifndef ENC_KERNELS_NORM_H_
 #define ENC_KERNELS_NORM_H_
 
@@ -24,20 +22,17 @@ extern "C" {
 typedef enum { ENC_NORM_LAYER = 0, ENC_NORM_RMS = 1 } enc_norm_kind;
 
 /* kind: enc_norm_kind. rows >= 0, d >= 1, eps > 0 (finite).
- * x, gamma, y required; residual, sum_out and beta optional (NULL).
+ * x, gamma, y required; beta optional (NULL).
  * Returns ENC_ERR_INPUT on a bad argument, writing nothing. */
 enc_status enc_norm(int32_t kind, int64_t rows, int64_t d, const float *x,
-                    int64_t ld_x, const float *residual, int64_t ld_r,
-                    float *sum_out, int64_t ld_sum, const float *gamma,
-                    const float *beta, float eps, float *y, int64_t ld_y);
+                    int64_t ld_x, const float *gamma, const float *beta,
+                    float eps, float *y, int64_t ld_y);
 
 /* Shorthands for the common case of contiguous rows (all strides = d). */
 enc_status enc_layer_norm(int64_t rows, int64_t d, const float *x,
-                          const float *residual, float *sum_out,
                           const float *gamma, const float *beta, float eps,
                           float *y);
 enc_status enc_rms_norm(int64_t rows, int64_t d, const float *x,
-                        const float *residual, float *sum_out,
                         const float *gamma, float eps, float *y);
 
 #ifdef __cplusplus

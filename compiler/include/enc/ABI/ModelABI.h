@@ -1,0 +1,67 @@
+//===- ModelABI.h - The table of what encc emits per encoder ----*- C++ -*-===//
+//
+// ModelABI.def as data, for the header emitter, the lowering and the name
+// check (docs/c-abi.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ENC_ABI_MODELABI_H
+#define ENC_ABI_MODELABI_H
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+class Operation;
+} // namespace mlir
+
+namespace enc {
+
+class DiagnosticEngine;
+struct ModelSpec;
+
+/// The compile-time facts the header's macros give (ENC_MODEL_MACRO).
+struct ModelFacts {
+  int64_t DModel = 0, MaxLen = 0, Vocab = 0, TypeVocab = 0, Heads = 0,
+          Blocks = 0, DFF = 0, Pooled = 0;
+};
+/// The facts of a planned (or imported) encoder function.
+ModelFacts modelFacts(mlir::Operation *Func);
+
+/// One entry point NAME_<Suffix>.
+struct ModelFunction {
+  const char *Suffix;
+  /// Its LLVM type, from the runtime's typedef.
+  mlir::LLVM::LLVMFunctionType (*Type)(mlir::MLIRContext *);
+  const char *Return; ///< C return type, as the header spells it
+  const char *Params; ///< "(NAME *model, ...)", NAME standing for the encoder
+  const char *Doc;
+  /// `Return NAME_Suffix(Params with NAME replaced)`, without a ';'.
+  std::string declaration(llvm::StringRef Encoder) const;
+  std::string symbol(llvm::StringRef Encoder) const;
+};
+llvm::ArrayRef<ModelFunction> modelFunctions();
+/// The row of NAME_<Suffix>; asserts that there is one.
+const ModelFunction &modelFunction(llvm::StringRef Suffix);
+
+/// One macro NAME_<Suffix>.
+struct ModelMacro {
+  const char *Suffix;
+  int64_t ModelFacts::*Fact;
+  const char *Doc;
+  std::string symbol(llvm::StringRef Encoder) const;
+};
+llvm::ArrayRef<ModelMacro> modelMacros();
+
+/// Refuses encoders whose names another encoder's C ABI also defines
+/// (encoder `a_load` beside encoder `a`), with the diagnostic and a note at
+/// the other encoder. Run after Sema, on every resolved encoder of the file.
+void checkGeneratedNames(llvm::ArrayRef<ModelSpec> Specs,
+                         DiagnosticEngine &Diags);
+
+} // namespace enc
+
+#endif // ENC_ABI_MODELABI_H

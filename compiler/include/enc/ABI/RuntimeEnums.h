@@ -1,0 +1,130 @@
+//===- RuntimeEnums.h - Dialect enums as the runtime's C enums --*- C++ -*-===//
+//
+// Each dialect enum the lowering passes to a kernel maps to the runtime's C
+// enum by an exhaustive switch with no default, and back by another: a value
+// added on either side is a -Wswitch error (with ENC_WERROR) until it is
+// mapped, and the static_asserts below check that the two maps agree.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ENC_ABI_RUNTIMEENUMS_H
+#define ENC_ABI_RUNTIMEENUMS_H
+
+#include "enc/Dialect/EncDialect.h"
+#include "enc/kernels.h"
+
+namespace enc::abi {
+
+constexpr enc_activation toRuntime(ActivationKind K) {
+  switch (K) {
+  case ActivationKind::none:
+    return ENC_ACT_NONE;
+  case ActivationKind::relu:
+    return ENC_ACT_RELU;
+  case ActivationKind::gelu:
+    return ENC_ACT_GELU;
+  case ActivationKind::gelu_tanh:
+    return ENC_ACT_GELU_TANH;
+  }
+  return ENC_ACT_NONE; // not reached: the switch is exhaustive
+}
+constexpr ActivationKind fromRuntime(enc_activation A) {
+  switch (A) {
+  case ENC_ACT_NONE:
+    return ActivationKind::none;
+  case ENC_ACT_RELU:
+    return ActivationKind::relu;
+  case ENC_ACT_GELU:
+    return ActivationKind::gelu;
+  case ENC_ACT_GELU_TANH:
+    return ActivationKind::gelu_tanh;
+  }
+  return ActivationKind::none;
+}
+
+constexpr enc_norm_kind toRuntime(NormKind K) {
+  switch (K) {
+  case NormKind::layernorm:
+    return ENC_NORM_LAYER;
+  case NormKind::rmsnorm:
+    return ENC_NORM_RMS;
+  }
+  return ENC_NORM_LAYER;
+}
+constexpr NormKind fromRuntime(enc_norm_kind K) {
+  switch (K) {
+  case ENC_NORM_LAYER:
+    return NormKind::layernorm;
+  case ENC_NORM_RMS:
+    return NormKind::rmsnorm;
+  }
+  return NormKind::layernorm;
+}
+
+constexpr enc_pool_mode toRuntime(PoolMode M) {
+  switch (M) {
+  case PoolMode::none:
+    return ENC_POOL_NONE;
+  case PoolMode::cls:
+    return ENC_POOL_CLS;
+  case PoolMode::mean:
+    return ENC_POOL_MEAN;
+  }
+  return ENC_POOL_NONE;
+}
+constexpr PoolMode fromRuntime(enc_pool_mode M) {
+  switch (M) {
+  case ENC_POOL_NONE:
+    return PoolMode::none;
+  case ENC_POOL_CLS:
+    return PoolMode::cls;
+  case ENC_POOL_MEAN:
+    return PoolMode::mean;
+  }
+  return PoolMode::none;
+}
+
+/// enc_rope_style's ENC_ROPE_NONE means "no RoPE", which the dialect says
+/// with AttnPositional instead.
+constexpr enc_rope_style toRuntime(RopePairing P) {
+  switch (P) {
+  case RopePairing::halves:
+    return ENC_ROPE_HALVES;
+  case RopePairing::interleaved:
+    return ENC_ROPE_INTERLEAVED;
+  }
+  return ENC_ROPE_NONE;
+}
+constexpr std::optional<RopePairing> fromRuntime(enc_rope_style S) {
+  switch (S) {
+  case ENC_ROPE_NONE:
+    return std::nullopt;
+  case ENC_ROPE_HALVES:
+    return RopePairing::halves;
+  case ENC_ROPE_INTERLEAVED:
+    return RopePairing::interleaved;
+  }
+  return std::nullopt;
+}
+
+namespace detail {
+/// Every value of dialect enum E maps to the runtime and back to itself.
+template <typename E> constexpr bool roundTrips(unsigned MaxValue) {
+  for (unsigned V = 0; V <= MaxValue; ++V)
+    if (fromRuntime(toRuntime(static_cast<E>(V))) != static_cast<E>(V))
+      return false;
+  return true;
+}
+} // namespace detail
+static_assert(detail::roundTrips<ActivationKind>(
+                  getMaxEnumValForActivationKind()),
+              "ActivationKind and enc_activation disagree");
+static_assert(detail::roundTrips<NormKind>(getMaxEnumValForNormKind()),
+              "NormKind and enc_norm_kind disagree");
+static_assert(detail::roundTrips<PoolMode>(getMaxEnumValForPoolMode()),
+              "PoolMode and enc_pool_mode disagree");
+static_assert(detail::roundTrips<RopePairing>(getMaxEnumValForRopePairing()),
+              "RopePairing and enc_rope_style disagree");
+
+} // namespace enc::abi
+
+#endif // ENC_ABI_RUNTIMEENUMS_H

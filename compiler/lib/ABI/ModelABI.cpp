@@ -1,0 +1,130 @@
+//===- ModelABI.cpp - The table of what encc emits per encoder ------------===//
+
+#include "enc/ABI/ModelABI.h"
+
+#include "enc/ABI/RuntimeABI.h"
+#include "enc/Dialect/EncOps.h"
+#include "enc/lang/Diagnostics.h"
+#include "enc/lang/ModelSpec.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <type_traits>
+
+using namespace enc;
+
+namespace {
+/// Stands for the encoder's own struct in ModelABI.def's prototypes.
+struct NAME;
+
+/// A prototype with `NAME *` read as the runtime's `void *`.
+template <typename T> struct AsRuntime {
+  using type = T;
+};
+template <> struct AsRuntime<NAME *> {
+  using type = void *;
+};
+template <> struct AsRuntime<NAME **> {
+  using type = void **;
+};
+template <typename R, typename... A> struct AsRuntime<R(A...)> {
+  using type = R(typename AsRuntime<A>::type...);
+};
+
+// Each row's prototype is its typedef in enc/runtime.h, but for NAME.
+#define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
+  static_assert(std::is_same_v<AsRuntime<Return Params>::type, Typedef>,        \
+                "ModelABI.def: NAME_" #Suffix " is declared differently from " \
+                "its typedef " #Typedef " in enc/runtime.h");
+#include "enc/ABI/ModelABI.def"
+
+const ModelFunction Functions[] = {
+#define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
+  {#Suffix, &abi::LLVMType<Typedef>::get, #Return, #Params, Doc},
+#include "enc/ABI/ModelABI.def"
+};
+
+const ModelMacro Macros[] = {
+#define ENC_MODEL_MACRO(Suffix, Fact, Doc) {#Suffix, &ModelFacts::Fact, Doc},
+#include "enc/ABI/ModelABI.def"
+};
+} // namespace
+
+std::string ModelFunction::symbol(llvm::StringRef Encoder) const {
+  return (Encoder + "_" + Suffix).str();
+}
+
+std::string ModelFunction::declaration(llvm::StringRef Encoder) const {
+  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  // NAME as a whole word only: "(NAME *model" -> "(bert *model".
+  std::string Out = std::string(Return) + " " + symbol(Encoder);
+  llvm::StringRef P = Params;
+  for (size_t I = 0; I < P.size();) {
+    if (P.substr(I).starts_with("NAME") && (I == 0 || !IsIdent(P[I - 1])) &&
+        (I + 4 == P.size() || !IsIdent(P[I + 4]))) {
+      Out += Encoder;
+      I += 4;
+    } else {
+      Out += P[I++];
+    }
+  }
+  return Out;
+}
+
+std::string ModelMacro::symbol(llvm::StringRef Encoder) const {
+  return (Encoder + "_" + Suffix).str();
+}
+
+llvm::ArrayRef<ModelFunction> enc::modelFunctions() { return Functions; }
+llvm::ArrayRef<ModelMacro> enc::modelMacros() { return Macros; }
+
+const ModelFunction &enc::modelFunction(llvm::StringRef Suffix) {
+  for (const ModelFunction &F : Functions)
+    if (Suffix == F.Suffix)
+      return F;
+  llvm_unreachable("no such entry point in ModelABI.def");
+}
+
+ModelFacts enc::modelFacts(mlir::Operation *Func) {
+  EncoderFacts E = getEncoderFacts(Func);
+  ModelFacts F;
+  F.DModel = E.DModel;
+  F.MaxLen = E.MaxLen;
+  F.Vocab = E.Vocab;
+  F.TypeVocab = E.TypeVocab;
+  F.Heads = E.Heads;
+  F.Blocks = E.Blocks;
+  F.DFF = E.DFF;
+  Func->walk([&](PoolOp P) { F.Pooled = P.getMode() != PoolMode::none; });
+  return F;
+}
+
+void enc::checkGeneratedNames(llvm::ArrayRef<ModelSpec> Specs,
+                              DiagnosticEngine &Diags) {
+  llvm::StringMap<const ModelSpec *> ByName;
+  for (const ModelSpec &S : Specs)
+    ByName.try_emplace(S.Name, &S);
+  std::vector<std::string> Suffixes;
+  for (const ModelFunction &F : Functions)
+    Suffixes.push_back(std::string("_") + F.Suffix);
+  for (const ModelMacro &M : Macros)
+    Suffixes.push_back(std::string("_") + M.Suffix);
+  for (const ModelSpec &S : Specs) {
+    llvm::StringRef N(S.Name);
+    for (const std::string &Suffix : Suffixes) {
+      if (!N.ends_with(Suffix))
+        continue;
+      auto Owner = ByName.find(N.drop_back(Suffix.size()));
+      if (Owner == ByName.end())
+        continue;
+      const ModelSpec &Other = *Owner->second;
+      Diags.error(S.NameRange, "encoder name '" + S.Name +
+                                   "' is also the name '" + S.Name +
+                                   "' that encoder '" + Other.Name +
+                                   "' defines in the generated C header");
+      Diags.note(Other.NameRange, "'" + Other.Name + "' is declared here");
+      break;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+//===- ForwardPrologue.cpp - NAME_forward up to its first op --------------===//
+//
+//   if (s = enc_check_model(model, "NAME")) return s;
+//   if (s = enc_check_input(&NAME_info, in, out)) return s;
+//   ws = enc_workspace(NAME_workspace_bytes(in->batch, in->seq_len));
+//   if (!ws) return ENC_ERR_NOMEM;
+//
+// then the input fields, the slots of the loaded model and the constant
+// tables become views for the ops; a padded `embeddings` input the planner
+// gave a buffer is packed into it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EncoderLowering.h"
+
+using namespace mlir;
+using namespace enc;
+
+namespace {
+/// Field `Name` of the caller's enc_input.
+Value loadInput(EncoderLowering &E, llvm::StringRef Name, Location L) {
+  RuntimeBuilder &B = E.B;
+  auto InputTy = abi::structType<enc_input>(B.getContext());
+  unsigned Index = *abi::fieldIndex<enc_input>(Name);
+  Value P = B.create<LLVM::GEPOp>(
+      L, B.ptrType(), InputTy, E.Input,
+      ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(Index)});
+  return B.create<LLVM::LoadOp>(L, InputTy.getBody()[Index], P);
+}
+
+/// Views of the function's arguments: the enc_input fields they name.
+LogicalResult viewArguments(EncoderLowering &E) {
+  RuntimeBuilder &B = E.B;
+  Location L = E.Func.getLoc();
+  for (BlockArgument Arg : E.Func.getArguments()) {
+    unsigned N = Arg.getArgNumber();
+    std::optional<llvm::StringRef> Field = getInputField(E.Func, N);
+    if (!Field) // the verifier requires one on an encoder function
+      return E.Func.emitError("argument #") << N << " has no enc.input field";
+    int64_t Width = cast<RankedTensorType>(Arg.getType()).getShape().back();
+    Value Ptr = loadInput(E, *Field, L);
+    E.Views[Arg] = {Ptr, Width};
+    std::optional<int64_t> Offset = getRowOffset(E.Func, N);
+    if (!Offset)
+      continue;
+    // The planner gave the padded input a buffer: pack it there.
+    View Packed{B.offset(E.Workspace,
+                         B.create<LLVM::MulOp>(L, E.Rows, B.i64(*Offset, L)),
+                         L),
+                Width};
+    B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_floats),
+                  {E.Batch, E.SeqLen, Ptr, B.i64(Width, L), E.Lengths,
+                   B.null(L), B.i64(0, L), B.i64(Width, L), Packed.Ptr,
+                   B.i64(Packed.Ld, L)},
+                  L);
+    E.Views[Arg] = Packed;
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult enc::emitForwardPrologue(EncoderLowering &E) {
+  RuntimeBuilder &B = E.B;
+  Location L = E.Func.getLoc();
+  LLVM::LLVMFuncOp Forward = E.EntryPoints["forward"];
+  Block *Entry = Forward.addEntryBlock(B);
+  Block *Fail = B.createBlock(&Forward.getBody(), {}, {B.i32Type()}, {L});
+  B.create<LLVM::ReturnOp>(L, Fail->getArgument(0));
+  B.setFailBlock(Fail);
+  // Work in a body block after the entry, so that allocas stay in the entry.
+  Block *Body = B.createBlock(Fail);
+  B.setInsertionPointToEnd(Entry);
+  E.AttentionParams = B.create<LLVM::AllocaOp>(
+      L, B.ptrType(), abi::structType<enc_attention_params>(B.getContext()),
+      B.i32(1, L), alignof(enc_attention_params));
+  B.create<LLVM::BrOp>(L, Body);
+  B.setInsertionPointToStart(Body);
+
+  E.Model = Entry->getArgument(0);
+  E.Input = Entry->getArgument(1);
+  E.Out = Entry->getArgument(2);
+  LLVM::GlobalOp Name = B.stringGlobal(E.stringSymbol(), E.Func.getName(), L);
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_check_model),
+                {E.Model, B.addressOf(Name, L)}, L);
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_check_input),
+                {B.addressOf(E.Info, L), E.Input, E.Out}, L);
+
+  E.Batch = loadInput(E, "batch", L);
+  E.SeqLen = loadInput(E, "seq_len", L);
+  E.Lengths = loadInput(E, "lengths", L);
+  E.Rows = B.create<LLVM::MulOp>(
+      L, B.create<LLVM::SExtOp>(L, B.i64Type(), E.Batch),
+      B.create<LLVM::SExtOp>(L, B.i64Type(), E.SeqLen));
+  E.ValidRows = B.call(ENC_RUNTIME_CALLEE(enc_valid_rows),
+                       {E.Batch, E.SeqLen, E.Lengths}, L);
+
+  Value Bytes =
+      B.create<LLVM::CallOp>(L, E.EntryPoints["workspace_bytes"],
+                             ValueRange{E.Batch, E.SeqLen})
+          .getResult();
+  E.Workspace = B.call(ENC_RUNTIME_CALLEE(enc_workspace), {Bytes}, L);
+  Value NoMemory = B.create<LLVM::ICmpOp>(L, LLVM::ICmpPredicate::eq,
+                                          E.Workspace, B.null(L));
+  B.failIf(NoMemory, B.i32(ENC_ERR_NOMEM, L), L);
+
+  if (failed(viewArguments(E)))
+    return failure();
+
+  // Slot i of the loaded model, and the constant tables.
+  for (auto [Index, S] : llvm::enumerate(E.Slots)) {
+    Value P = B.create<LLVM::GEPOp>(
+        L, B.ptrType(), B.ptrType(), E.Model,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(Index)});
+    E.Views[S.Op->getResult(0)] = {B.create<LLVM::LoadOp>(L, B.ptrType(), P),
+                                   0};
+  }
+  for (auto &[Op, Global] : E.Constants)
+    E.Views[Op->getResult(0)] = {B.addressOf(Global, L), 0};
+  return success();
+}

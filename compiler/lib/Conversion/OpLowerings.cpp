@@ -1,0 +1,238 @@
+//===- OpLowerings.cpp - One kernel call per enc op -----------------------===//
+//
+// Each op of a planned encoder becomes one call into the runtime on views of
+// the arena, the loaded slots and the constant tables; a failing call
+// returns its status from NAME_forward. Enum operands go through the exhaustive maps of
+// enc/ABI/RuntimeEnums.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EncoderLowering.h"
+
+#include "enc/ABI/RuntimeEnums.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace enc;
+
+View EncoderLowering::resultView(Operation *Op) {
+  Location L = Op->getLoc();
+  Value Floats = B.create<LLVM::MulOp>(L, Rows, B.i64(*getRowOffset(Op), L));
+  View V{B.offset(Workspace, Floats, L),
+         cast<RankedTensorType>(Op->getResult(0).getType()).getShape().back()};
+  Views[Op->getResult(0)] = V;
+  return V;
+}
+
+namespace {
+int64_t width(Value V) {
+  return cast<RankedTensorType>(V.getType()).getShape().back();
+}
+int64_t rows(Value V) {
+  return cast<RankedTensorType>(V.getType()).getShape().front();
+}
+
+LogicalResult lower(EncoderLowering &E, EmbedTokensOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  int64_t TypeVocab = Op.getTypeTable() ? rows(Op.getTypeTable()) : 0;
+  int64_t PosRows = Op.getPositions() ? rows(Op.getPositions()) : 0;
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_tokens),
+                {E.Batch, E.SeqLen, E.view(Op.getIds()).Ptr,
+                 E.ptrOrNull(Op.getTypes(), L), E.Lengths,
+                 E.view(Op.getTable()).Ptr, B.i32(rows(Op.getTable()), L),
+                 B.f32(Op.getScale().convertToFloat(), L),
+                 E.ptrOrNull(Op.getTypeTable(), L), B.i32(TypeVocab, L),
+                 E.ptrOrNull(Op.getPositions(), L), B.i64(PosRows, L),
+                 B.i64(width(Op.getTable()), L), Y.Ptr, B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, AddPositionsOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View X = E.view(Op.getInput());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_floats),
+                {E.Batch, E.SeqLen, X.Ptr, B.i64(X.Ld, L), E.Lengths,
+                 E.view(Op.getTable()).Ptr, B.i64(rows(Op.getTable()), L),
+                 B.i64(width(Op.getInput()), L), Y.Ptr, B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, LinearOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View X = E.view(Op.getInput());
+  View R = Op.getResidual() ? E.view(Op.getResidual()) : View{B.null(L), 0};
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm),
+                {E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
+                 E.ptrOrNull(Op.getBias(), L),
+                 B.i32(abi::toRuntime(Op.getActivation()), L), R.Ptr,
+                 B.i64(R.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, ActivationOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View X = E.view(Op.getInput());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_activation_rows),
+                {B.i32(abi::toRuntime(Op.getKind()), L), E.ValidRows,
+                 B.i64(width(Op.getInput()), L), X.Ptr, B.i64(X.Ld, L), Y.Ptr,
+                 B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, AddOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View A = E.view(Op.getLhs()), C = E.view(Op.getRhs());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_add_rows),
+                {E.ValidRows, B.i64(width(Op.getLhs()), L), A.Ptr,
+                 B.i64(A.Ld, L), C.Ptr, B.i64(C.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, NormOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View X = E.view(Op.getInput());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_norm),
+                {B.i32(abi::toRuntime(Op.getKind()), L), E.ValidRows,
+                 B.i64(width(Op.getInput()), L), X.Ptr, B.i64(X.Ld, L),
+                 E.view(Op.getGamma()).Ptr, E.ptrOrNull(Op.getBeta(), L),
+                 B.f32(Op.getEps().convertToFloat(), L), Y.Ptr,
+                 B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+/// A view of the input's columns: a pointer offset, never a copy.
+LogicalResult lower(EncoderLowering &E, SliceColumnsOp Op) {
+  View X = E.view(Op.getInput());
+  E.Views[Op.getResult()] = {
+      E.B.offset(X.Ptr, E.B.i64(Op.getOffset(), Op.getLoc()), Op.getLoc()),
+      X.Ld};
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View Q = E.view(Op.getQ()), K = E.view(Op.getK()), V = E.view(Op.getV());
+  if (Q.Ld != K.Ld || Q.Ld != V.Ld)
+    return Op.emitError("q, k and v must share a row stride, not ")
+           << Q.Ld << ", " << K.Ld << " and " << V.Ld;
+  // enc_attention_params, every field zero unless set below.
+  auto ParamsTy = abi::structType<enc_attention_params>(B.getContext());
+  SmallVector<Value> Fields;
+  for (Type T : ParamsTy.getBody())
+    Fields.push_back(B.zero(T, L));
+  auto Set = [&](unsigned Field, Value V) { Fields[Field] = V; };
+  int64_t Heads = Op.getHeads();
+  Set(ENC_FIELD(enc_attention_params, heads), B.i32(Heads, L));
+  Set(ENC_FIELD(enc_attention_params, d_k), B.i32(width(Op.getQ()) / Heads, L));
+  Set(ENC_FIELD(enc_attention_params, max_len),
+      B.i32(getEncoderFacts(E.Func).MaxLen, L));
+  Set(ENC_FIELD(enc_attention_params, scale),
+      B.f32(Op.getScale().convertToFloat(), L));
+  auto Tables = Op.getTables();
+  switch (Op.getPositional()) {
+  case AttnPositional::none:
+    break;
+  case AttnPositional::rope:
+    Set(ENC_FIELD(enc_attention_params, rope_style),
+        B.i32(abi::toRuntime(*Op.getRopeStyle()), L));
+    Set(ENC_FIELD(enc_attention_params, rope_cos), E.view(Tables[0]).Ptr);
+    Set(ENC_FIELD(enc_attention_params, rope_sin), E.view(Tables[1]).Ptr);
+    break;
+  case AttnPositional::alibi:
+    Set(ENC_FIELD(enc_attention_params, alibi_slopes), E.view(Tables[0]).Ptr);
+    break;
+  case AttnPositional::relative:
+    Set(ENC_FIELD(enc_attention_params, rel_bucket), E.view(Tables[0]).Ptr);
+    Set(ENC_FIELD(enc_attention_params, rel_table), E.view(Tables[1]).Ptr);
+    Set(ENC_FIELD(enc_attention_params, rel_buckets),
+        B.i32(rows(Tables[1]), L));
+    break;
+  }
+  for (auto [I, F] : llvm::enumerate(Fields)) {
+    Value P = B.create<LLVM::GEPOp>(
+        L, B.ptrType(), ParamsTy, E.AttentionParams,
+        ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(I)});
+    B.create<LLVM::StoreOp>(L, F, P);
+  }
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_attention),
+                {E.AttentionParams, E.Batch, E.SeqLen,
+                 E.view(Op.getLengths()).Ptr, Q.Ptr, K.Ptr, V.Ptr,
+                 B.i64(Q.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
+/// The encoder's output, from the packed arena into the caller's `out`.
+LogicalResult lower(EncoderLowering &E, PoolOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View X = E.view(Op.getInput());
+  int64_t D = width(Op.getInput());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_pool),
+                {B.i32(abi::toRuntime(Op.getMode()), L), E.Batch, E.SeqLen,
+                 B.i64(D, L), E.view(Op.getLengths()).Ptr, X.Ptr,
+                 B.i64(X.Ld, L), E.Out, B.i64(D, L)},
+                L);
+  E.Views[Op.getResult()] = {E.Out, D};
+  return success();
+}
+
+LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
+  if (Op.getNumOperands() != 1 || !Op.getOperand(0).getDefiningOp<PoolOp>())
+    return Op.emitError("an encoder must return the result of enc.pool");
+  E.B.create<LLVM::ReturnOp>(Op.getLoc(), E.B.i32(ENC_OK, Op.getLoc()));
+  return success();
+}
+
+/// What a lowerable op must have been given before lowering.
+LogicalResult checkPrepared(Operation &Op) {
+  if (isa<PositionalTableOp>(Op))
+    return Op.emitError("positional table not folded: run "
+                        "enc-fold-positional first");
+  if (!isa<func::ReturnOp, SliceColumnsOp, PoolOp>(Op) && !getRowOffset(&Op))
+    return Op.emitError("not planned: run enc-plan-buffers first");
+  return success();
+}
+} // namespace
+
+LogicalResult enc::emitForwardBody(EncoderLowering &E) {
+  for (Operation &Op : E.Func.getBody().front()) {
+    // Weights and constants are views already (ForwardPrologue.cpp).
+    if (isa<WeightOp, ConcatWeightsOp, arith::ConstantOp>(Op))
+      continue;
+    if (failed(checkPrepared(Op)))
+      return failure();
+    LogicalResult Lowered =
+        llvm::TypeSwitch<Operation *, LogicalResult>(&Op)
+            .Case<EmbedTokensOp, AddPositionsOp, LinearOp, ActivationOp, AddOp,
+                  NormOp, SliceColumnsOp, AttentionOp, PoolOp, func::ReturnOp>(
+                [&](auto Op) { return lower(E, Op); })
+            .Default([](Operation *Op) {
+              return Op->emitError("cannot lower this op to runtime calls");
+            });
+    if (failed(Lowered))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,98 @@
+// RUN: encc-opt %s --split-input-file -verify-diagnostics
+// The IR contract's attributes (EncDialect.td's discardableAttrs): the
+// dialect verifies their types, values and places, so that the passes and
+// the lowering read them without checks of their own.
+
+// expected-error @+1 {{argument #0 has no enc.input field}}
+func.func @no_input_field(%x: tensor<?x?x8xf32>, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
+    attributes {enc.arena_row_floats = 0 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
+  %p = enc.pool none %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}
+
+// -----
+
+// The enc_input fields are those of enc/runtime.h's struct.
+// expected-error @+1 {{argument #0: unknown enc.input field 'pixels'}}
+func.func @bad_input_field(%x: tensor<?x?x8xf32> {enc.input = "pixels"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32> {
+  %p = enc.pool none %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}
+
+// -----
+
+// batch and seq_len are fields of enc_input, but not tensors an argument reads.
+// expected-error @+1 {{argument #0: unknown enc.input field 'batch'}}
+func.func @scalar_input_field(%x: tensor<?x?x8xf32> {enc.input = "batch"}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: 'enc.input' must be a string, not 3 : i64}}
+func.func @input_not_a_string(%x: tensor<?x?x8xf32> {enc.input = 3 : i64}) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{encoder function is missing 'enc.d_ff'}}
+func.func @missing_fact(%len: tensor<?xi32> {enc.input = "lengths"})
+    attributes {enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'enc.heads' (0) must be at least 1}}
+func.func @zero_heads(%len: tensor<?xi32> {enc.input = "lengths"})
+    attributes {enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 0 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'enc.max_len' must be an i64 integer, not "512"}}
+func.func @string_fact(%len: tensor<?xi32> {enc.input = "lengths"})
+    attributes {enc.d_model = 8 : i64, enc.max_len = "512", enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
+  return
+}
+
+// -----
+
+func.func @negative_row_offset(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.row_offset' (-16) must be at least 0}}
+  %0 = enc.activation relu %x {enc.row_offset = -16 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @input_on_an_op(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.input' belongs on a function argument}}
+  %0 = enc.activation relu %x {enc.input = "tokens"} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @arena_on_an_op(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.arena_row_floats' belongs on a function}}
+  %0 = enc.activation relu %x {enc.arena_row_floats = 16 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @unknown(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{unknown attribute 'enc.row_ofset' of the enc dialect}}
+  %0 = enc.activation relu %x {enc.row_ofset = 16 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: unknown argument attribute 'enc.d_model' of the enc dialect}}
+func.func @fact_on_an_argument(%x: tensor<?x?x8xf32> {enc.d_model = 8 : i64}) {
+  return
+}
