@@ -8,6 +8,7 @@
 
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
@@ -18,8 +19,7 @@
 using namespace enc;
 
 namespace {
-std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const TargetOptions &O,
-                                                       std::string &Error) {
+void initializeTargets() {
   static bool Initialized = [] {
     llvm::InitializeAllTargetInfos();
     llvm::InitializeAllTargets();
@@ -28,8 +28,12 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const TargetOptions &O,
     return true;
   }();
   (void)Initialized;
-  std::string Triple =
-      O.Triple.empty() ? llvm::sys::getDefaultTargetTriple() : O.Triple;
+}
+
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const TargetOptions &O,
+                                                       std::string &Error) {
+  initializeTargets();
+  std::string Triple = targetTriple(O);
   const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Error);
   if (!T)
     return nullptr;
@@ -54,6 +58,28 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const TargetOptions &O,
   return TM;
 }
 } // namespace
+
+std::string enc::targetTriple(const TargetOptions &O) {
+  return O.Triple.empty() ? llvm::sys::getDefaultTargetTriple() : O.Triple;
+}
+
+std::vector<std::string> enc::targetCPUs(const TargetOptions &O,
+                                         std::string &Error) {
+  initializeTargets();
+  std::string Triple = targetTriple(O);
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Error);
+  if (!T)
+    return {};
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(
+      T->createMCSubtargetInfo(Triple, "", ""));
+  std::vector<std::string> CPUs;
+  if (STI)
+    for (const llvm::SubtargetSubTypeKV &CPU :
+         STI->getAllProcessorDescriptions())
+      CPUs.push_back(CPU.Key);
+  llvm::sort(CPUs);
+  return CPUs;
+}
 
 std::unique_ptr<llvm::Module>
 enc::translateToLLVMIR(mlir::ModuleOp Module, llvm::LLVMContext &Context,

@@ -90,9 +90,37 @@ cl::opt<std::string> MTriple("mtriple",
                              cl::value_desc("triple"), cl::cat(EnccCategory));
 cl::opt<std::string> MCPU("mcpu",
                           cl::desc("Target CPU (default: the host's, "
-                                   "with its features)"),
+                                   "with its features; help: list them)"),
                           cl::value_desc("cpu"), cl::init("native"),
                           cl::cat(EnccCategory));
+
+enum class ColorChoice { Auto, Always, Never };
+// Registered as "encc-color" and renamed "color" in main(), once LLVM's own
+// boolean --color (which takes no always/never/auto) is out of the way.
+cl::opt<ColorChoice> Color(
+    "encc-color", cl::desc("Colour diagnostics (default: auto, on a terminal)"),
+    cl::ValueOptional,
+    cl::values(clEnumValN(ColorChoice::Always, "always",
+                          "colour, even when stderr is not a terminal"),
+               clEnumValN(ColorChoice::Never, "never", "no colour"),
+               clEnumValN(ColorChoice::Auto, "auto",
+                          "colour when stderr is a terminal"),
+               clEnumValN(ColorChoice::Always, "", "--color alone: always")),
+    cl::init(ColorChoice::Auto), cl::cat(EnccCategory));
+
+/// Takes LLVM's --color out of the command line and gives its name to ours.
+void installColorOption() {
+  // Creating a WithColor registers LLVM's option (lazily, on first use).
+  (void)WithColor::defaultAutoDetectFunction()(nulls());
+  StringMap<cl::Option *> &Options = cl::getRegisteredOptions();
+  if (auto It = Options.find("color"); It != Options.end())
+    It->second->removeArgument();
+  Color.setArgStr("color");
+}
+
+bool UseColor = false;
+/// LLVM's own messages (WithColor::error) follow --color too.
+bool colorFor(const raw_ostream &) { return UseColor; }
 
 /// Files above this size are refused before reading: offsets in the AST are
 /// 32-bit, and no encoder description is anywhere near it.
@@ -101,6 +129,45 @@ constexpr uint64_t MaxInputBytes = 256u << 20;
 int fail(const Twine &Message) {
   WithColor::error(errs(), "encc") << Message << '\n';
   return 1;
+}
+
+/// --mcpu=help, and the check of --mcpu: an unknown CPU is an error that
+/// says where the valid names are, not LLVM's abort.
+int listCPUs(const enc::TargetOptions &Target) {
+  std::string Error;
+  std::vector<std::string> CPUs = enc::targetCPUs(Target, Error);
+  if (!Error.empty())
+    return fail(Error);
+  outs() << "CPUs for " << enc::targetTriple(Target)
+         << " (--mcpu=native, the default, is the host's):\n";
+  for (const std::string &CPU : CPUs)
+    outs() << "  " << CPU << "\n";
+  return 0;
+}
+bool checkCPU(const enc::TargetOptions &Target, int &Exit) {
+  if (Target.CPU.empty() || Target.CPU == "native")
+    return true;
+  std::string Error;
+  std::vector<std::string> CPUs = enc::targetCPUs(Target, Error);
+  if (!Error.empty()) {
+    Exit = fail(Error);
+    return false;
+  }
+  if (llvm::is_contained(CPUs, Target.CPU))
+    return true;
+  Exit = fail("unknown CPU '" + Target.CPU + "' for " +
+              enc::targetTriple(Target) +
+              "; --mcpu=help lists the valid names");
+  return false;
+}
+
+/// The encoder `--encoder=Name` means, for "no encoder named ..." : a name
+/// it is the start of (roberta -> roberta_base), else the nearest.
+StringRef nearestEncoder(StringRef Name, ArrayRef<StringRef> Names) {
+  for (StringRef N : Names)
+    if (N.starts_with(Name))
+      return N;
+  return enc::closestMatch(Name, Names);
 }
 
 void printVersion(raw_ostream &OS) {
@@ -152,8 +219,7 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
   enc::SourceFile Source(InputFile == "-" ? std::string("<stdin>")
                                           : InputFile.getValue(),
                          Buffer.getBuffer().str());
-  // LLVM's own --color option decides, defaulting to "on a terminal".
-  enc::DiagnosticEngine Diags(Source, errs(), WithColor(errs()).colorsEnabled());
+  enc::DiagnosticEngine Diags(Source, errs(), UseColor);
   Diags.setErrorLimit(ErrorLimit);
 
   enc::ast::File AST = enc::parseFile(Source, Diags);
@@ -175,7 +241,7 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
         Only.Encoders.push_back(E);
     }
     if (Only.Encoders.empty()) {
-      StringRef Near = enc::closestMatch(OnlyEncoder, Names);
+      StringRef Near = nearestEncoder(OnlyEncoder, Names);
       Diags.fileError("no encoder named '" + OnlyEncoder + "'" +
                       (Near.empty() ? Twine("")
                                     : Twine("; did you mean '") + Near + "'?"));
@@ -190,7 +256,7 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
       std::vector<StringRef> Names;
       for (const auto &S : Specs)
         Names.push_back(S.Name);
-      StringRef Near = enc::closestMatch(OnlyEncoder, Names);
+      StringRef Near = nearestEncoder(OnlyEncoder, Names);
       Diags.fileError("no encoder named '" + OnlyEncoder + "'" +
                       (Near.empty() ? Twine("")
                                     : Twine("; did you mean '") + Near + "'?"));
@@ -229,11 +295,36 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   mlir::registerPassManagerCLOptions();
+  installColorOption();
   cl::HideUnrelatedOptions(EnccCategory);
   cl::SetVersionPrinter(printVersion);
+  // --mcpu=help needs no input file, as in clang and llc.
+  for (int I = 1; I < argc; ++I) {
+    StringRef Arg = argv[I];
+    if (Arg == "--mcpu=help" || Arg == "-mcpu=help") {
+      std::string Triple;
+      for (int J = 1; J < argc; ++J)
+        if (StringRef A = argv[J]; A.consume_front("--mtriple=") ||
+                                   A.consume_front("-mtriple="))
+          Triple = A.str();
+      return listCPUs({Triple, "help", 2});
+    }
+  }
   if (!cl::ParseCommandLineOptions(
           argc, argv, "encc: a compiler for Transformer encoders\n", &errs()))
     return 2;
+  switch (Color.getValue()) {
+  case ColorChoice::Always:
+    UseColor = true;
+    break;
+  case ColorChoice::Never:
+    UseColor = false;
+    break;
+  case ColorChoice::Auto:
+    UseColor = errs().has_colors();
+    break;
+  }
+  WithColor::setAutoDetectFunction(colorFor);
   bool IsMLIR = StringRef(InputFile).ends_with(".mlir");
   if (IsMLIR && Emit < EmitKind::MLIR) {
     WithColor::error(errs(), "encc")
@@ -241,6 +332,10 @@ int main(int argc, char **argv) {
         << " needs a .enc input\n";
     return 2;
   }
+
+  enc::TargetOptions Target{MTriple, MCPU, O0 ? 0u : 2u};
+  if (int Exit = 0; !checkCPU(Target, Exit))
+    return Exit;
 
   std::string Problem;
   auto Buffer = readInput(Problem);
@@ -318,7 +413,6 @@ int main(int argc, char **argv) {
       mlir::failed(Lower.run(*Module)))
     return 1;
 
-  enc::TargetOptions Target{MTriple, MCPU, O0 ? 0u : 2u};
   llvm::LLVMContext LLVMContext;
   std::string Error;
   auto IR = enc::translateToLLVMIR(*Module, LLVMContext, Target, Error);

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -20,6 +21,14 @@ struct TargetOptions {
   std::string CPU;    ///< empty or "native": the host's, with its features
   unsigned OptLevel = 2;
 };
+
+/// The triple Options name (the host's when empty).
+std::string targetTriple(const TargetOptions &Options);
+
+/// The CPU names the target accepts for --mcpu, sorted; empty with Error
+/// set when the triple names no target encc was built with.
+std::vector<std::string> targetCPUs(const TargetOptions &Options,
+                                    std::string &Error);
 
 /// Translates a module of the LLVM dialect to LLVM IR for the target
 /// (triple and data layout set, optimised at OptLevel). Null on failure,
