@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "src/layout.h"
 #include "src/status.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -133,14 +134,7 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
     return Fail(ENC_ERR_INPUT, "%s: ld_out (%lld) < heads * d_k (%lld)", fn,
                 (long long)ld_out, (long long)d_model);
   }
-  if (lengths != nullptr) {
-    for (int32_t b = 0; b < batch; ++b) {
-      if (lengths[b] < 0 || lengths[b] > seq_len) {
-        return Fail(ENC_ERR_INPUT, "%s: lengths[%d] = %d is outside 0..%d", fn,
-                    b, lengths[b], seq_len);
-      }
-    }
-  }
+  if (enc_status s = enc::CheckLengths(fn, batch, seq_len, lengths)) return s;
   if (batch == 0) return ENC_OK;
   // Kept per thread so that steady calls allocate nothing.
   thread_local std::vector<int64_t> first_row;

@@ -1,6 +1,7 @@
 // Embeddings: argument and id checks, per-target dispatch.
 #include "enc/kernels/embed.h"
 
+#include "src/layout.h"
 #include "src/status.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -40,13 +41,7 @@ static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
                 "%s: the position table has %lld rows, fewer than seq_len (%d)",
                 fn, (long long)pos_rows, seq_len);
   }
-  for (int32_t b = 0; lengths != nullptr && b < batch; ++b) {
-    if (lengths[b] < 0 || lengths[b] > seq_len) {
-      return Fail(ENC_ERR_INPUT, "%s: lengths[%d] = %d is outside 0..%d", fn, b,
-                  lengths[b], seq_len);
-    }
-  }
-  return ENC_OK;
+  return CheckLengths(fn, batch, seq_len, lengths);
 }
 }  // namespace enc
 

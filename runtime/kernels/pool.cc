@@ -1,6 +1,7 @@
 // Output pooling: argument checks and per-target dispatch.
 #include "enc/kernels/pool.h"
 
+#include "src/layout.h"
 #include "src/status.h"
 
 #undef HWY_TARGET_INCLUDE
@@ -41,14 +42,8 @@ extern "C" enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len,
   if (ld_x < d) return Fail(ENC_ERR_INPUT, "enc_pool: ld_x (%lld) < d (%lld)", (long long)ld_x, (long long)d);
   if (ld_out < d) return Fail(ENC_ERR_INPUT, "enc_pool: ld_out (%lld) < d (%lld)", (long long)ld_out, (long long)d);
   if (out == x) return Fail(ENC_ERR_INPUT, "enc_pool: out is x");
-  if (lengths != nullptr) {
-    for (int32_t b = 0; b < batch; ++b) {
-      if (lengths[b] < 0 || lengths[b] > seq_len) {
-        return Fail(ENC_ERR_INPUT,
-                    "enc_pool: lengths[%d] = %d is outside 0..%d", b,
-                    lengths[b], seq_len);
-      }
-    }
+  if (enc_status s = enc::CheckLengths("enc_pool", batch, seq_len, lengths)) {
+    return s;
   }
   if (batch == 0) return ENC_OK;
   enc::RunPool(enc::PoolArgs{mode, batch, seq_len, d, lengths, x, ld_x, out, ld_out});

@@ -11,6 +11,7 @@
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/weights.h"
 #include "src/large_alloc.h"
+#include "src/layout.h"
 #include "src/status.h"
 
 namespace {
@@ -390,14 +391,9 @@ extern "C" enc_status enc_check_input(const enc_model_info* info,
                 "overflow",
                 in->batch, in->seq_len, info->d_model);
   }
-  if (in->lengths != nullptr) {
-    for (int32_t b = 0; b < in->batch; ++b) {
-      if (in->lengths[b] < 0 || in->lengths[b] > in->seq_len) {
-        return Fail(ENC_ERR_INPUT,
-                    "bad input: lengths[%d] is %d, outside 0..%d (seq_len)", b,
-                    in->lengths[b], in->seq_len);
-      }
-    }
+  if (enc_status s = enc::CheckLengths("bad input", in->batch, in->seq_len,
+                                       in->lengths)) {
+    return s;
   }
   if (info->vocab > 0) {
     if (in->tokens == nullptr) {
