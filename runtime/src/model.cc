@@ -1,5 +1,5 @@
 // Loading a model from a table of weight descriptors, and validating a
-// forward call's input (enc/kernels/model.h). Off the hot path: clarity and
+// forward call's input (enc/kernels/model.h, docs/weights.md). Off the hot path: clarity and
 // exact messages matter more than speed here.
 #include "enc/kernels/model.h"
 
@@ -10,8 +10,10 @@
 
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/weights.h"
+#include "src/foreign_layout.h"
 #include "src/large_alloc.h"
 #include "src/layout.h"
+#include "src/safetensors.h"
 #include "src/status.h"
 
 namespace {
@@ -179,6 +181,53 @@ enc_status ReadTableRows(enc_weights* w, const enc_weight_desc& d, float* dst) {
   return enc_weights_get_rows(w, name, 2, shape, dst);
 }
 
+// The shape a descriptor's part p needs, as messages print it.
+std::string PartShape(const enc_weight_desc& d, int32_t p) {
+  std::string s = "[" + std::to_string(d.rows[p]);
+  if (d.kind == ENC_SLOT_TABLE && d.min_file_rows > 0) s += " or more";
+  if (d.kind != ENC_SLOT_VECTOR) s += ", " + std::to_string(d.cols);
+  return s + "]";
+}
+
+// Every tensor the descriptors name that the file lacks, reported at once:
+// how many, the first few with their shapes, and the checkpoint layout the
+// file's own names look like, if they look like a known one. A file written
+// for another layout lacks them all; naming only the first would hide that.
+enc_status CheckAllPresent(enc_weights* w, const enc_weight_desc* descs,
+                           int32_t n) {
+  constexpr int kListed = 4;
+  std::string listed, first, first_shape;
+  int missing = 0, total = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    for (int32_t p = 0; p < descs[i].num_parts; ++p, ++total) {
+      if (enc_weights_has(w, descs[i].names[p])) continue;
+      if (missing == 0) {
+        first = std::string("'") + descs[i].names[p] + "'";
+        first_shape = PartShape(descs[i], p);
+      }
+      if (++missing > kListed) continue;
+      if (!listed.empty()) listed += ", ";
+      listed += std::string("'") + descs[i].names[p] + "' " + PartShape(descs[i], p);
+    }
+  }
+  if (missing == 0) return ENC_OK;
+  std::string what = missing == 1
+                         ? "tensor " + first + " is missing (expected shape " +
+                               first_shape + ")"
+                         : std::to_string(missing) + " of the " +
+                               std::to_string(total) +
+                               " tensors the model reads are missing: " + listed;
+  if (missing > kListed) what += " and " + std::to_string(missing - kListed) + " more";
+  enc::ForeignLayout layout;
+  if (enc::GuessForeignLayout(enc::FileOf(w), &layout)) {
+    std::string example = layout.example.substr(0, 96);
+    what += "; the file looks like a Hugging Face " + std::string(layout.family) +
+            " checkpoint (it holds '" + example +
+            "'), whose tensor names this model does not read (docs/weights.md)";
+  }
+  return Fail(ENC_ERR_WEIGHTS, "%s: %s", enc_weights_path(w), what.c_str());
+}
+
 void FreeSlot(int32_t kind, void* slot) {
   if (kind == ENC_SLOT_PACKED_MATRIX) {
     enc_gemm_packed_free(static_cast<enc_packed_b*>(slot));
@@ -272,7 +321,7 @@ extern "C" enc_status enc_model_load(const char* path,
 
   enc_weights* w = nullptr;
   if (enc_status s = enc_weights_open(path, &w)) return s;
-  enc_status s = ENC_OK;
+  enc_status s = CheckAllPresent(w, descs, n);
   PackScratch scratch;
   for (int32_t i = 0; i < n && s == ENC_OK; ++i) {
     s = LoadSlot(w, descs[i], i, scratch, &slots[i]);

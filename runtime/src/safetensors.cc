@@ -431,6 +431,10 @@ enc_status GetImpl(const char* fn, enc_weights* w, const char* name, int ndim,
 }
 }  // namespace
 
+namespace enc {
+const SafeTensors& FileOf(const enc_weights* w) { return *w->file; }
+}  // namespace enc
+
 extern "C" enc_status enc_weights_open(const char* path, enc_weights** out) {
   if (out == nullptr) return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: out is NULL");
   *out = nullptr;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "enc/kernels/weights.h"
 #include "enc/runtime.h"
 
 namespace enc {
@@ -69,6 +70,9 @@ class SafeTensors {
   uint64_t data_size_ = 0;
   std::map<std::string, TensorInfo> tensors_;
 };
+
+// The file behind a handle of enc/kernels/weights.h.
+const SafeTensors& FileOf(const enc_weights* w);
 
 // Exact conversions of one element (subnormals, infinities and NaNs kept).
 float HalfToFloat(uint16_t h);

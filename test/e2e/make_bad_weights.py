@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Weights files for bad-input.test: a good one for `bert_like` and ones that
-do not match it (missing tensor, wrong shape, unsupported dtype, truncated,
-not safetensors).
+do not match it (missing tensor, Hugging Face names, wrong shape, unsupported
+dtype, truncated, not safetensors).
 
 usage: make_bad_weights.py SPEC_JSON OUTDIR
 """
@@ -24,6 +24,19 @@ st.write_safetensors(os.path.join(out, "good.safetensors"), w, "F32")
 missing = dict(w)
 del missing["blocks.1.ffn.up.bias"]
 st.write_safetensors(os.path.join(out, "missing.safetensors"), missing, "F32")
+
+# The same weights under Hugging Face BertForMaskedLM's names.
+hf_names = {"attn.q": "attention.self.query", "attn.k": "attention.self.key",
+            "attn.v": "attention.self.value", "attn.o": "attention.output.dense"}
+hf = {}
+for name, value in w.items():
+    parts = name.split(".")
+    if parts[0] == "blocks":
+        inner = ".".join(parts[2:4])
+        rest = hf_names.get(inner, inner) + "." + ".".join(parts[4:])
+        name = "encoder.layer.%s.%s" % (parts[1], rest)
+    hf["bert." + name] = value
+st.write_safetensors(os.path.join(out, "hf_bert.safetensors"), hf, "F32")
 
 shape = dict(w)
 shape["blocks.0.attn.k.weight"] = np.zeros((48, 47))

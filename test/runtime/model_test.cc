@@ -275,6 +275,59 @@ TEST(ModelLoad, MissingTensorFailsAndFreesEverything) {
   unlink(path.c_str());
 }
 
+TEST(ModelLoad, MissingTensorsAreCountedAndListed) {
+  const std::string path = WriteFile("several_missing", {T("present", "F32", {kCols}, 1)});
+  std::vector<enc_weight_desc> descs = {Vector({"present"}, {kCols})};
+  const char* names[] = {"a.weight", "b.weight", "c.weight", "d.weight", "e.weight",
+                         "f.weight"};
+  for (const char* name : names) descs.push_back(Matrix({name}, {kD}, kCols));
+  // The first four with their shapes, then how many more.
+  ExpectLoadFails(path, descs, ENC_ERR_WEIGHTS,
+                  {path, "6 of the 7 tensors the model reads are missing",
+                   "'a.weight' [5, 7], 'b.weight' [5, 7], 'c.weight' [5, 7], 'd.weight' [5, 7] "
+                   "and 2 more"});
+  // Parts of a fused slot count one by one; a table that may be longer says so.
+  ExpectLoadFails(path,
+                  {Matrix({"present", "q", "k"}, {kD, kD, kD}, kCols),
+                   Table("embed.positions", 4, kCols, 4)},
+                  ENC_ERR_WEIGHTS,
+                  {"3 of the 4 tensors", "'q' [5, 7], 'k' [5, 7], 'embed.positions' [4 or more, 7]"});
+  EXPECT_FALSE(Contains(enc_last_error(), "Hugging Face")) << enc_last_error();
+  unlink(path.c_str());
+}
+
+TEST(ModelLoad, AFileInAHuggingFaceLayoutIsNamed) {
+  struct Case {
+    const char* tensor;
+    const char* family;
+  } cases[] = {
+      {"encoder.layer.0.attention.self.query.weight", "BERT or RoBERTa"},
+      {"bert.encoder.layer.11.attention.self.query.weight", "BERT"},
+      {"roberta.encoder.layer.0.attention.self.query.weight", "RoBERTa"},
+      {"transformer.layer.0.attention.q_lin.weight", "DistilBERT"},
+      {"distilbert.transformer.layer.5.attention.q_lin.weight", "DistilBERT"},
+      {"encoder.block.0.layer.0.SelfAttention.q.weight", "T5"},
+      {"layers.0.attn.Wqkv.weight", "ModernBERT"},
+      {"model.layers.21.attn.Wqkv.weight", "ModernBERT"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.tensor);
+    const std::string path = WriteFile("hf", {T("embeddings.word_embeddings.weight", "F32", {kD, kCols}, 1),
+                                              T(c.tensor, "F32", {kD, kCols}, 2)});
+    ExpectLoadFails(path, {Matrix({"blocks.0.attn.q.weight"}, {kD}, kCols), Vector({"v"}, {kD})},
+                    ENC_ERR_WEIGHTS,
+                    {path, "2 of the 2 tensors",
+                     std::string("looks like a Hugging Face ") + c.family + " checkpoint (it holds '" +
+                         c.tensor + "')"});
+    unlink(path.c_str());
+  }
+  // Names that only resemble a layout (no layer number) are not one.
+  const std::string path = WriteFile("not_hf", {T("encoder.layer.x.attention.self.query.weight", "F32", {kD}, 1)});
+  ExpectLoadFails(path, {Vector({"v"}, {kD})}, ENC_ERR_WEIGHTS, {"'v'", "is missing"});
+  EXPECT_FALSE(Contains(enc_last_error(), "Hugging Face")) << enc_last_error();
+  unlink(path.c_str());
+}
+
 TEST(ModelLoad, WrongShapeFails) {
   const std::string path =
       WriteFile("shape", {T("v", "F32", {kD}, 1), T("m", "F16", {kD, kCols}, 2),

@@ -50,7 +50,9 @@ typedef struct {
  * float. The file is closed before returning: the model keeps only its
  * converted and packed copies.
  * ENC_ERR_INPUT   a NULL argument, n < 0, or an invalid descriptor
- * ENC_ERR_IO, ENC_ERR_FORMAT, ENC_ERR_WEIGHTS   from the loader (weights.h)
+ * ENC_ERR_IO, ENC_ERR_FORMAT, ENC_ERR_WEIGHTS   from the loader (weights.h);
+ *                 missing tensors are all reported at once: how many, the
+ *                 first few, and the checkpoint layout the file looks like
  * ENC_ERR_NOMEM   an allocation failed
  * Messages name the file and the tensor. On failure every slot is NULL and
  * nothing is held. */
