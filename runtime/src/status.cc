@@ -19,8 +19,6 @@ enc_status Fail(enc_status status, const char* format, ...) {
   return status;
 }
 
-void ClearLastError() { last_error.clear(); }
-
 }  // namespace enc
 
 extern "C" const char* enc_last_error(void) { return enc::last_error.c_str(); }

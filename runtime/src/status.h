@@ -13,9 +13,6 @@ namespace enc {
 enc_status Fail(enc_status status, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
 
-// Clears this thread's last error (a successful call leaves it untouched).
-void ClearLastError();
-
 // The integer a caller passed for an enum parameter of the C ABI. C allows
 // any int there, but in C++ loading a value outside the enumerators' range is
 // undefined (UBSan: -fsanitize=enum), so validation reads the bytes instead.
