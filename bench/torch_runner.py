@@ -3,7 +3,7 @@
 
   torch_runner.py serve SPEC.json WEIGHTS.safetensors THREADS
       Long-lived: builds torch.nn.TransformerEncoder (batch_first, eval, fp32)
-      with the spec's weights, sinusoidal positions added to the input, and
+      with the weights of docs/weights.md, sinusoidal positions added to the input, and
       answers the same stdin protocol as encc_runner.cpp:
         case B S INPUT.f32 LENGTHS.i32|- [OUT.f32|-] -> "ok FASTPATH" (1 when
              the fused fast path _transformer_encoder_layer_fwd ran)
@@ -33,7 +33,7 @@ import safetensors_io  # noqa: E402
 
 
 class Encoder(torch.nn.Module):
-    """x + PE (the spec's interleaved sinusoidal table) -> TransformerEncoder."""
+    """x + PE (docs/numerics.md's interleaved sinusoidal table) -> TransformerEncoder."""
 
     def __init__(self, spec):
         super().__init__()
@@ -58,7 +58,7 @@ class Encoder(torch.nn.Module):
 
 
 def load_weights(module, path):
-    """spec weight names (section 6) -> the TransformerEncoder's parameters
+    """weight names (docs/weights.md) -> the TransformerEncoder's parameters
     (the inverse of test/e2e/torch_export.export_weights)."""
     w, _ = safetensors_io.read_safetensors(path, as_float64=False)
     t = {k: torch.from_numpy(np.ascontiguousarray(v, dtype=np.float32)) for k, v in w.items()}

@@ -16,12 +16,10 @@ seconds=${FUZZ_SECONDS:-60}
 targets=${FUZZ_TARGETS:-fuzz_enc_frontend fuzz_safetensors fuzz_runtime_input}
 work=${FUZZ_WORK:-$build_dir/fuzz}
 
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-  -DENC_SANITIZE=address,undefined -DENC_BUILD_FUZZERS=ON \
-  -DENC_BUILD_BENCH=OFF -DENC_BUILD_EXAMPLES=OFF
+# The asan preset of CMakePresets.json (binary dir build-asan).
+cmake --preset asan
 # shellcheck disable=SC2086
-cmake --build "$build_dir" -j "$(nproc)" --target $targets
+cmake --build --preset asan -j "$(nproc)" --target $targets
 
 max_len() {
   case $1 in

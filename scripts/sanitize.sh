@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer half of the hardening suite (issue 6):
+# The sanitizer half of the hardening suite:
 #  1. build-asan: everything built with clang-19 -fsanitize=address,undefined
 #     (UBSan fatal, LeakSanitizer on), then the whole CTest suite there;
 #  2. build-tsan: only the runtime built with -fsanitize=thread, and
@@ -20,20 +20,15 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:strict_string
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 
+# The configurations are CMakePresets.json's asan and tsan presets.
 echo "== ASan + UBSan: configure, build, whole suite (build-asan)"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-  -DENC_SANITIZE=address,undefined -DENC_BUILD_FUZZERS=ON \
-  -DENC_BUILD_BENCH=OFF -DENC_BUILD_EXAMPLES=OFF
-cmake --build build-asan -j "$jobs"
-ctest --test-dir build-asan --output-on-failure -j "$jobs"
+cmake --preset asan
+cmake --build --preset asan -j "$jobs"
+ctest --preset asan -j "$jobs"
 
 echo "== TSan: the runtime (build-tsan), concurrency.test against it"
-cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
-  -DENC_SANITIZE=thread -DENC_BUILD_TESTS=OFF \
-  -DENC_BUILD_BENCH=OFF -DENC_BUILD_EXAMPLES=OFF
-cmake --build build-tsan -j "$jobs" --target enc_runtime
+cmake --preset tsan
+cmake --build --preset tsan -j "$jobs"
 lit=$(sed -n 's/^ENC_LIT:FILEPATH=//p' build-asan/CMakeCache.txt)
 /usr/bin/python3 "$lit" -sv build-asan/test --filter 'e2e/(concurrency|race-check)\.test' \
   -Denc_runtime_lib="$PWD/build-tsan/runtime/libenc_runtime.a" \

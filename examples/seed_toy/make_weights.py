@@ -2,7 +2,7 @@
 """Weights and tokens for the seed toy, from the article's numpy example.
 
 Draws the token vectors and the per-head W_Q, W_K, W_V exactly as the article
-does (numpy default_rng(2), normal * 0.2), and stores them under the spec's
+does (numpy default_rng(2), normal * 0.2), and stores them under docs/weights.md's
 weight names: head h's [d_model, d_k] projection becomes rows h*d_k.. of the
 [d_model, d_model] PyTorch-layout matrix. The article stops at the
 concatenated heads, so the output projection is the identity, biases are 0,

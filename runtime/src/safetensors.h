@@ -1,4 +1,4 @@
-// Reading safetensors files (spec section 6): the file is mapped read-only,
+// Reading safetensors files (docs/weights.md): the file is mapped read-only,
 // its header fully validated at open, and tensors converted to float on Get.
 // Never reads outside the file, whatever the header says.
 #ifndef ENC_RUNTIME_SRC_SAFETENSORS_H_

@@ -1,4 +1,4 @@
-/* The C ABI of a compiled model under bad input (spec section 7), built in C
+/* The C ABI of a compiled model under bad input (docs/c-abi.md), built in C
  * against the generated header of `bert_like` (Inputs/conformance.enc:
  * vocab 101, type_vocab 3, max_len 40, d_model 48).
  *

@@ -1,4 +1,4 @@
-// Concurrent forward calls on one loaded model (spec section 7: "safe to call
+// Concurrent forward calls on one loaded model (docs/c-abi.md: "safe to call
 // concurrently on one loaded model from several threads"): 8 threads each run
 // 50 forwards of different batch sizes and lengths, and every result must be
 // identical, bit for bit, to the same call made alone. Also: the thread count

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """End-to-end conformance: encc-compiled encoders against PyTorch and a
-float64 evaluation of spec section 5.
+float64 evaluation of docs/numerics.md.
 
 For every case: compile the encoder with encc, link it with the runtime,
 load a safetensors file, run a batch (with padding where it matters) and
-compare every output element with the reference under the spec's
-tolerance, |out - ref| <= 1e-4 * max(1, |ref|). Prints one line per case with
+compare every output element with the reference under the tolerance of
+docs/numerics.md#accuracy, |out - ref| <= 1e-4 * max(1, |ref|). Prints one line per case with
 the worst error seen, and exits non-zero if any case fails.
 
 usage: conformance.py WORKDIR   (environment as in encc_case.py)
@@ -40,7 +40,7 @@ def reference_case(name, encoder, **kw):
 
 def torch_case(encoder, norm_first, activation):
     """torch.nn.TransformerEncoder's own output, its weights exported to the
-    spec's names, sinusoidal positions added to its input."""
+    names of docs/weights.md, sinusoidal positions added to its input."""
     import torch_export as te
     spec = ec.spec_of(ENC, encoder)
     d, H, F, N = spec["d_model"], spec["heads"], spec["d_ff"], spec["blocks"]

@@ -3,7 +3,7 @@
 The end-to-end half of the conformance suite: `encc` compiles the .enc text
 to an object and header, the C++ harness (harness.cpp) links them with the
 runtime, runs the inputs reference.make_case wrote, and the output is
-compared element by element with the float64 reference under the spec's
+compared element by element with the float64 reference under docs/numerics.md's
 tolerance, |out - ref| <= 1e-4 * max(1, |ref|).
 
 Paths come from the environment lit sets (see test/lit.cfg.py): ENCC (the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile weights files for hostile-weights.test (issue 6, item 4): each one
+"""Hostile weights files for hostile-weights.test (docs/weights.md#errors): each one
 breaks the safetensors format in one way, starting from GOOD (a valid file
 for `bert_like`), so that the tensor names are real ones.
 

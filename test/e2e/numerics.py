@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Numerical edge cases through encoders compiled by encc (issue 6, item 5).
+"""Numerical edge cases through encoders compiled by encc.
 
 Inputs of huge magnitude (1e30), denormal inputs and all-equal rows are
-compared with the float64 reference (reference.py) under the spec's bound,
+compared with the float64 reference (reference.py) under the bound of
+docs/numerics.md#accuracy,
 |out - ref| <= 1e-4 * max(1, |ref|), and must be finite. A NaN in one
 sequence of a batch, or a NaN/inf in a padded position (j >= len), must not
 reach any other output: those are compared bit for bit with the same call on

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Float64 numpy reference of the .enc semantics (spec section 5) and weight
-layout (section 6), for any resolved spec (one encoder dict of
+"""Float64 numpy reference of the .enc semantics (docs/numerics.md) and weight
+layout (docs/weights.md), for any resolved spec (one encoder dict of
 `encc FILE --emit=spec`).
 
 Library:
-  weight_shapes(spec)                      name -> shape, exactly per section 6
+  weight_shapes(spec)                      name -> shape, exactly per docs/weights.md
   random_weights(spec, seed, scale=1.0)    unit-scale float64 weights
   forward(spec, weights, tokens=None, token_types=None, embeddings=None,
           lengths=None)                    float64 output
@@ -86,14 +86,14 @@ def load_spec(path, encoder=None):
 
 
 # --------------------------------------------------------------------------
-# section 6: weights
+# docs/weights.md: weights
 # --------------------------------------------------------------------------
 def _norm_names(prefix, spec):
     return [prefix + ".weight"] + ([prefix + ".bias"] if spec["norm_type"] == "layernorm" else [])
 
 
 def weight_shapes(spec):
-    """OrderedDict name -> shape tuple, exactly the tensors section 6 requires."""
+    """OrderedDict name -> shape tuple, exactly the tensors docs/weights.md requires."""
     s = normalize_spec(spec)
     d, dff = s["d_model"], s["d_ff"]
     out = OrderedDict()
@@ -399,7 +399,7 @@ def embed(spec, w, tokens, token_types, embeddings, S):
 
 def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengths=None,
             return_hidden=False):
-    """Spec section 5 in float64. Returns [B,S,d] (pooling none) or [B,d]."""
+    """docs/numerics.md in float64. Returns [B,S,d] (pooling none) or [B,d]."""
     spec = normalize_spec(spec)
     _check_weights(spec, weights)
     w = weights

@@ -1,8 +1,8 @@
 """PyTorch cross-checks for reference.py (run with /usr/bin/python3).
 
 1. torch.nn.TransformerEncoder (batch_first, dropout 0, eval, float64) and the
-   mapping of its parameters onto the spec's weight names (section 6).
-2. torch_forward(): a second, independent implementation of spec section 5 in
+   mapping of its parameters onto the weight names of docs/weights.md.
+2. torch_forward(): a second, independent implementation of docs/numerics.md in
    torch ops, written the way the published models do it (HF Llama
    rotate_half, RoFormer interleaved sin/cos, BLOOM-style ALiBi slopes, HF T5
    _relative_position_bucket, torch layer_norm / gelu), used to check the

@@ -1,4 +1,4 @@
-// libFuzzer target for compiled models' input validation (spec section 7):
+// libFuzzer target for compiled models' input validation (docs/c-abi.md):
 // NAME_forward of the two models of fuzz_toy.enc on enc_input fields decoded
 // from the fuzz bytes, against an independent statement of which inputs are
 // valid.
@@ -145,7 +145,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   float* out_ptr = (flags & 0x08) ? nullptr : reinterpret_cast<float*>(out.data());
   const bool null_model = flags & 0x10;
 
-  // Spec section 7, restated: what must succeed. fuzz_emb ignores tokens
+  // docs/c-abi.md#errors, restated: what must succeed. fuzz_emb ignores tokens
   // and, having no token types, must refuse them.
   const bool ids_ok =
       emb ? in.embeddings != nullptr && in.token_types == nullptr

@@ -1,4 +1,4 @@
-// libFuzzer target for the safetensors loader (spec section 6). The bytes are
+// libFuzzer target for the safetensors loader (docs/weights.md). The bytes are
 // written to a file and opened three ways:
 //  - SafeTensors::Open, then every tensor it accepts is checked against the
 //    file itself (bounds, byte length, no overlap) and every F32/F16/BF16 one

@@ -6,7 +6,7 @@ usage: make_seeds.py weights OUT.safetensors   valid weights for fuzz_toy.enc
        make_seeds.py inputs DIR                fuzz_runtime_input seeds
 
 The safetensors seeds are the toy's weights in F32, F16, BF16 and mixed, plus
-one file for each kind of damage of issue 6 item 4, so that the fuzzer starts
+one file for each kind of damage docs/weights.md#errors lists, so that the fuzzer starts
 next to every check of the loader. The input seeds follow the byte encoding
 documented in fuzz_runtime_input.cc.
 """

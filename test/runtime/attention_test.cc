@@ -89,7 +89,7 @@ void Build(AttnSetup& s, std::mt19937& rng) {
   }
 }
 
-// Float64 evaluation of spec section 5 for one head.
+// Float64 evaluation of docs/numerics.md#attention for one head.
 std::vector<double> Reference(const AttnSetup& s) {
   const Case& c = s.c;
   const int d_model = c.heads * c.d_k, ld = 3 * d_model;

@@ -1,5 +1,5 @@
 // The safetensors loader against files crafted here: valid ones in each
-// supported dtype, and every kind of damage the spec lists.
+// supported dtype, and every kind of damage docs/weights.md#errors lists.
 #include "src/safetensors.h"
 
 #include <gtest/gtest.h>

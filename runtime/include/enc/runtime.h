@@ -1,4 +1,4 @@
-/* The encc runtime's public C ABI (spec section 7).
+/* The encc runtime's public C ABI (docs/c-abi.md).
  *
  * A model compiled by encc declares NAME_load / NAME_forward / NAME_free in its
  * own header; this header holds what every model shares: status codes, the

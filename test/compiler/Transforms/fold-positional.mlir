@@ -1,7 +1,7 @@
 // RUN: encc-opt %s --enc-fold-positional | FileCheck %s
 // RUN: encc-opt %s --enc-fold-positional | FileCheck %s --check-prefix=GONE
 // Every enc.positional_table becomes an arith.constant holding the table of
-// spec section 5, computed in double and rounded once to f32. The expected
+// docs/numerics.md#positions, computed in double and rounded once to f32. The expected
 // values below were computed independently (Python/NumPy, and PyTorch for
 // the T5 buckets) and compared bit for bit, as f32, with what MLIR prints.
 

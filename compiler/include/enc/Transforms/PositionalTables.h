@@ -1,6 +1,6 @@
 //===- PositionalTables.h - Compile-time positional data --------*- C++ -*-===//
 //
-// The tables spec section 5 defines by formula, computed in double precision
+// The tables docs/numerics.md#positions defines by formula, computed in double precision
 // and rounded once to float (the T5 bucket map follows the reference's own
 // float32 arithmetic, so that boundary positions land in the same bucket).
 //

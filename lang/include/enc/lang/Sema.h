@@ -2,7 +2,7 @@
 //
 // Applies inheritance, evaluates expressions (in any order, with cycle
 // detection, exact integer division and overflow checks), fills in defaults
-// and checks every rule of spec section 4. Every problem is reported; an
+// and checks every rule of docs/language.md#settings. Every problem is reported; an
 // encoder with an error yields no ModelSpec.
 //
 //===----------------------------------------------------------------------===//

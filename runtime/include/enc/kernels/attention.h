@@ -1,4 +1,4 @@
-/* Multi-head scaled dot-product attention for encoders (spec section 5).
+/* Multi-head scaled dot-product attention for encoders (docs/numerics.md).
  *
  * One call handles a whole batch: per (sequence, head) it computes
  *   scores = rope(Q_h) rope(K_h)^T * scale + bias,  keys j >= len[b] masked,

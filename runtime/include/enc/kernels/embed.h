@@ -1,4 +1,4 @@
-/* The embedding layer (spec section 5):
+/* The embedding layer (docs/numerics.md#embedding):
  *   tokens: x[b,i] = scale * E_tok[ids[b,i]] + E_type[types[b,i]] + PE[i]
  *   floats: x[b,i] = in[b,i] + PE[i]
  * PE is a table [pos_rows >= seq_len, d] or NULL (none, RoPE, ALiBi, ...).

@@ -35,7 +35,7 @@ typedef enum {
 typedef struct {
   int32_t kind;          /* enc_slot_kind */
   int32_t num_parts;     /* 1..3 (TABLE: 1) */
-  const char *names[3];  /* safetensors tensor names (spec section 6) */
+  const char *names[3];  /* safetensors tensor names (docs/weights.md) */
   int64_t rows[3];       /* >= 1 each: part i is [rows[i], cols], or [rows[i]]
                             for a VECTOR */
   int64_t cols;          /* >= 1 for matrices and tables, 0 for vectors */
@@ -77,7 +77,7 @@ void enc_model_destroy(const enc_weight_desc *descs, int32_t n, void **slots);
  * ENC_ERR_INPUT's message) for invalid descriptors. */
 int64_t enc_model_bytes(const enc_weight_desc *descs, int32_t n);
 
-/* ---- Input validation (spec section 7) ----------------------------------- */
+/* ---- Input validation (docs/c-abi.md#errors) ------------------------------ */
 
 typedef struct {
   int32_t d_model;    /* >= 1 */

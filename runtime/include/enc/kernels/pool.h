@@ -1,4 +1,4 @@
-/* Output pooling (spec section 5), from the packed layout of
+/* Output pooling (docs/numerics.md#output), from the packed layout of
  * enc/kernels/layout.h (sequence b at rows first_row(b) + i, i < len[b]) to
  * the caller's padded one:
  *   none: out row b*seq_len + i = x row first_row(b) + i, zero for i >= len[b]

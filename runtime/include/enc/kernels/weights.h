@@ -1,4 +1,4 @@
-/* Weights for generated code: a safetensors file (spec section 6), mapped
+/* Weights for generated code: a safetensors file (docs/weights.md), mapped
  * into memory and validated at open; tensors are converted to float on get.
  * Errors name the file and the tensor (see enc_last_error):
  *   ENC_ERR_IO       the file cannot be opened, is a directory, or cannot be read
