@@ -82,7 +82,7 @@ extern "C" enc_status enc_activation_rows(int32_t act, int64_t rows, int64_t d,
                                           float* y, int64_t ld_y) {
   using enc::Fail;
   const char* fn = "enc_activation_rows";
-  if (act < ENC_ACT_NONE || act > ENC_ACT_GELU_TANH) {
+  if (!enc::IsActivation(act)) {
     return Fail(ENC_ERR_INPUT, "%s: unknown activation %d", fn, act);
   }
   if (enc_status s = enc::CheckRows(fn, rows, d, ld_y, y)) return s;

@@ -1,4 +1,6 @@
-// Vector math for the kernels (Highway): Exp, Tanh, Erf, Gelu, GeluTanh.
+// Vector math for the kernels (Highway): Exp, Tanh, Erf, Gelu, GeluTanh, and
+// the activations of enc_activation (docs/numerics.md#blocks) in one place:
+// the list, its check, and Activation<kAct> for the kernels that apply one.
 //
 // Include this from another foo-inl.h (inside its per-target section); the
 // functions live in enc::HWY_NAMESPACE. Call Exp and Tanh qualified
@@ -15,6 +17,40 @@
 //   GeluTanh  0.5 x (1 + tanh(u)) = x / (1 + exp(-2u)), u = sqrt(2/pi)(x +
 //             0.044715 x^3): relative error ~3e-7.
 
+#ifndef ENC_KERNELS_ACTIVATIONS_
+#define ENC_KERNELS_ACTIVATIONS_
+#include <stdint.h>
+
+#include "enc/kernels/gemm.h"  // enc_activation
+
+// Every value of enc_activation. A value added to gemm.h fails to compile
+// (-Wswitch in IsActivation) until it is listed here and given a body in
+// Activation below.
+#define ENC_ACTIVATIONS(X) \
+  X(ENC_ACT_NONE)          \
+  X(ENC_ACT_RELU)          \
+  X(ENC_ACT_GELU)          \
+  X(ENC_ACT_GELU_TANH)
+
+namespace enc {
+// Whether `act`, an int from C, is an enc_activation.
+constexpr bool IsActivation(int32_t act) {
+#define ENC_ACTIVATION_IS(A) act == A ||
+  return ENC_ACTIVATIONS(ENC_ACTIVATION_IS) false;
+#undef ENC_ACTIVATION_IS
+}
+constexpr bool IsListed(enc_activation act) {
+  switch (act) {
+#define ENC_ACTIVATION_CASE(A) case A:
+    ENC_ACTIVATIONS(ENC_ACTIVATION_CASE)
+#undef ENC_ACTIVATION_CASE
+    return true;
+  }
+  return false;
+}
+}  // namespace enc
+#endif  // ENC_KERNELS_ACTIVATIONS_
+
 // Per-target include guard (see hwy/examples/skeleton-inl.h).
 #if defined(ENC_KERNELS_MATH_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_MATH_INL_H_
@@ -25,6 +61,8 @@
 
 #include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
+
+#include <type_traits>
 
 HWY_BEFORE_NAMESPACE();
 namespace enc {
@@ -146,6 +184,35 @@ HWY_INLINE V GeluTanh(D d, V x) {
                       hn::MulAdd(hn::Set(d, 0.044715f), x3, x));
   const V e = HWY_NAMESPACE::Exp(d, hn::Mul(hn::Set(d, -2.0f), u));
   return hn::Div(x, hn::Add(hn::Set(d, 1.0f), e));
+}
+
+// Activation kAct (an enc_activation) of v.
+template <int kAct, class D, class V = hn::VFromD<D>>
+HWY_INLINE V Activation(D d, V v) {
+  if constexpr (kAct == ENC_ACT_RELU) {
+    return hn::Max(v, hn::Zero(d));
+  } else if constexpr (kAct == ENC_ACT_GELU) {
+    return Gelu(d, v);
+  } else if constexpr (kAct == ENC_ACT_GELU_TANH) {
+    return GeluTanh(d, v);
+  } else {
+    static_assert(kAct == ENC_ACT_NONE, "an activation without a body");
+    return v;
+  }
+}
+
+// Calls f(std::integral_constant<int, act>()) for the activation `act`, which
+// IsActivation has accepted: one instantiation per activation, and no switch
+// inside the kernel's loop.
+template <class F>
+HWY_INLINE void WithActivation(int32_t act, const F& f) {
+  switch (act) {
+#define ENC_ACTIVATION_DISPATCH(A) \
+  case A:                          \
+    return f(std::integral_constant<int, A>());
+    ENC_ACTIVATIONS(ENC_ACTIVATION_DISPATCH)
+#undef ENC_ACTIVATION_DISPATCH
+  }
 }
 
 }  // namespace HWY_NAMESPACE
