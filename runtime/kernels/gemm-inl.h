@@ -97,6 +97,8 @@ HWY_INLINE V Activate(D d, V v) {
     return Gelu(d, v);
   } else if constexpr (kAct == ENC_ACT_GELU_TANH) {
     return GeluTanh(d, v);
+  } else if constexpr (kAct == ENC_ACT_SILU) {
+    return Silu(d, v);
   } else {
     return v;
   }
@@ -323,6 +325,8 @@ void GemmBlock(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0,
       return gemm_detail::Block<ENC_ACT_GELU>(a, m0, m1, p0, p1);
     case ENC_ACT_GELU_TANH:
       return gemm_detail::Block<ENC_ACT_GELU_TANH>(a, m0, m1, p0, p1);
+    case ENC_ACT_SILU:
+      return gemm_detail::Block<ENC_ACT_SILU>(a, m0, m1, p0, p1);
     default:
       return gemm_detail::Block<ENC_ACT_NONE>(a, m0, m1, p0, p1);
   }

@@ -71,7 +71,7 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a packed matrix");
   }
   const int act_value = enc::EnumArg(act);  // may be any int, from C
-  if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_GELU_TANH) {
+  if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_SILU) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: unknown activation %d", act_value);
   }
   if (m == 0) return ENC_OK;

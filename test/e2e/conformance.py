@@ -40,7 +40,9 @@ def reference_case(name, encoder, **kw):
 
 def torch_case(encoder, norm_first, activation):
     """torch.nn.TransformerEncoder's own output, its weights exported to the
-    names of docs/weights.md, sinusoidal positions added to its input."""
+    names of docs/weights.md, sinusoidal positions added to its input.
+    `activation` is what TransformerEncoderLayer takes: a name, or a
+    function such as F.silu."""
     import torch_export as te
     spec = ec.spec_of(ENC, encoder)
     d, H, F, N = spec["d_model"], spec["heads"], spec["d_ff"], spec["blocks"]
@@ -106,6 +108,7 @@ def main():
     os.makedirs(WORK, exist_ok=True)
     torch_case("torch_post_relu", False, "relu")
     torch_case("torch_pre_gelu", True, "gelu")
+    torch_case("silu_pre", True, __import__("torch").nn.functional.silu)
     reference_case("torch_post_relu", "torch_post_relu", batch=3, seq=9, lengths=[9, 4, 0])
     reference_case("bert_like types+embed_norm", "bert_like", batch=2, seq=11, lengths=[11, 5])
     reference_case("bert_like no types", "bert_like", batch=2, seq=5, with_types=False)
@@ -118,6 +121,9 @@ def main():
     reference_case("relative 32/128", "relative", batch=2, seq=40, lengths=[40, 17])
     reference_case("t5_like rmsnorm pre no-bias", "t5_like", batch=2, seq=25, lengths=[25, 9])
     reference_case("embed_scale gelu_tanh final_norm", "scaled_gelu_tanh", batch=2, seq=8)
+    reference_case("silu pre-norm", "silu_pre", batch=2, seq=12, lengths=[12, 5])
+    reference_case("silu -O0 (elementwise kernel)", "silu_pre", batch=2, seq=7, lengths=[7, 3],
+                   flags=["-O0"])
     reference_case("no positions", "no_positions", batch=2, seq=6, lengths=[6, 0])
     reference_case("F16 weights", "bert_like", batch=2, seq=6, dtype="F16")
     reference_case("BF16 weights", "rope_halves", batch=2, seq=6, dtype="BF16")

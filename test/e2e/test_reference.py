@@ -487,7 +487,8 @@ def activations_and_norms():
     d1 = maxdiff(ref.activation(x, "gelu"), torch.nn.functional.gelu(tx).numpy())
     d2 = maxdiff(ref.activation(x, "gelu_tanh"), torch.nn.functional.gelu(tx, approximate="tanh").numpy())
     d3 = maxdiff(ref.activation(x, "relu"), torch.relu(tx).numpy())
-    expect(max(d1, d2, d3) < 1e-15, "activations %.3g %.3g %.3g" % (d1, d2, d3))
+    d6 = maxdiff(ref.activation(x, "silu"), torch.nn.functional.silu(tx).numpy())
+    expect(max(d1, d2, d3, d6) < 1e-15, "activations %.3g %.3g %.3g %.3g" % (d1, d2, d3, d6))
     expect(maxdiff(ref.activation(x, "gelu"), ref.activation(x, "gelu_tanh")) > 1e-4, "gelu==tanh")
     rng = np.random.default_rng(11)
     v = rng.standard_normal((4, 33)) * 3 + 1
@@ -499,7 +500,8 @@ def activations_and_norms():
     rms = ref.norm(v, {"n.weight": g}, "n", dict(s, norm_type="rmsnorm"))
     d5 = maxdiff(rms, v / np.sqrt((v ** 2).mean(-1, keepdims=True) + 1e-5) * g)
     expect(max(d4, d5) < 1e-13, "norms %.3g %.3g" % (d4, d5))
-    return "gelu(erf)/gelu_tanh/relu vs torch %.2g; layernorm vs torch %.2g" % (max(d1, d2, d3), d4)
+    return "gelu(erf)/gelu_tanh/relu/silu vs torch %.2g; layernorm vs torch %.2g" % (
+        max(d1, d2, d3, d6), d4)
 
 
 @check

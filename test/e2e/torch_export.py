@@ -261,7 +261,7 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         o = (pr @ vv).transpose(1, 2).reshape(B, S, d)
         return lin(o, p + "attn.o")
 
-    act = {"relu": F.relu, "gelu": F.gelu,
+    act = {"relu": F.relu, "gelu": F.gelu, "silu": F.silu,
            "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[s["activation"]]
     for b in range(s["blocks"]):
         p = "blocks.%d." % b

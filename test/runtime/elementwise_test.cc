@@ -28,12 +28,14 @@ double Reference(enc_activation act, double v) {
     case ENC_ACT_GELU_TANH:
       return 0.5 * v *
              (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+    case ENC_ACT_SILU:
+      return v / (1 + std::exp(-v));
   }
   return NAN;
 }
 
 constexpr enc_activation kActivations[] = {ENC_ACT_NONE, ENC_ACT_RELU, ENC_ACT_GELU,
-                                           ENC_ACT_GELU_TANH};
+                                           ENC_ACT_GELU_TANH, ENC_ACT_SILU};
 
 TEST(Elementwise, EveryActivationMatchesFloat64) {
   std::mt19937 rng(1);

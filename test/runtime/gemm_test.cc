@@ -26,6 +26,8 @@ double RefAct(double v, enc_activation act) {
     case ENC_ACT_GELU_TANH:
       return 0.5 * v *
              (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+    case ENC_ACT_SILU:
+      return v / (1 + std::exp(-v));
     default:
       return v;
   }
@@ -39,6 +41,8 @@ const char* ActName(enc_activation act) {
       return "gelu";
     case ENC_ACT_GELU_TANH:
       return "gelu_tanh";
+    case ENC_ACT_SILU:
+      return "silu";
     default:
       return "none";
   }
@@ -90,7 +94,7 @@ void CheckShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
     }
   }
   for (int use_bias = 0; use_bias < 2; ++use_bias) {
-    for (int a = 0; a <= ENC_ACT_GELU_TANH; ++a) {
+    for (int a = 0; a <= ENC_ACT_SILU; ++a) {
       for (int use_res = 0; use_res < 2; ++use_res) {
         const auto act = static_cast<enc_activation>(a);
         std::vector<float> y(m * ldy, 12345.0f);
@@ -161,7 +165,7 @@ TEST_P(GemmTargetTest, ActivationAccuracy) {
   x[m / 2] = 0.0f;
   const std::vector<float> w = {1.0f};
   Packed packed = Pack(w, 1, 1);
-  for (int a = ENC_ACT_RELU; a <= ENC_ACT_GELU_TANH; ++a) {
+  for (int a = ENC_ACT_RELU; a <= ENC_ACT_SILU; ++a) {
     const auto act = static_cast<enc_activation>(a);
     std::vector<float> y(m);
     ASSERT_EQ(enc_gemm(m, x.data(), 1, packed.get(), nullptr, act, nullptr, 0,

@@ -24,6 +24,8 @@ constexpr enc_activation toRuntime(ActivationKind K) {
     return ENC_ACT_GELU;
   case ActivationKind::gelu_tanh:
     return ENC_ACT_GELU_TANH;
+  case ActivationKind::silu:
+    return ENC_ACT_SILU;
   }
   return ENC_ACT_NONE; // not reached: the switch is exhaustive
 }
@@ -37,6 +39,8 @@ constexpr ActivationKind fromRuntime(enc_activation A) {
     return ActivationKind::gelu;
   case ENC_ACT_GELU_TANH:
     return ActivationKind::gelu_tanh;
+  case ENC_ACT_SILU:
+    return ActivationKind::silu;
   }
   return ActivationKind::none;
 }

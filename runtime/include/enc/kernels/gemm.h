@@ -24,7 +24,8 @@ typedef enum {
   ENC_ACT_NONE = 0,
   ENC_ACT_RELU,
   ENC_ACT_GELU,     /* exact: 0.5 x (1 + erf(x / sqrt 2)) */
-  ENC_ACT_GELU_TANH /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+  ENC_ACT_GELU_TANH, /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+  ENC_ACT_SILU       /* x * sigmoid(x) = x / (1 + exp(-x)) */
 } enc_activation;
 
 /* Packs W, row-major [n, k] (n, k >= 1), into *out; free it with
