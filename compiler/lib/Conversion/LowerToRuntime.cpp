@@ -31,6 +31,12 @@ LogicalResult lowerEncoder(ModuleOp Module, func::FuncOp Func) {
   if (failed(emitForwardPrologue(E)) || failed(emitForwardBody(E)))
     return failure();
   emitLoadFreeAndWorkspace(E);
+  // A row added to ModelABI.def needs a body here too, not a dangling
+  // declaration that fails at link time.
+  for (auto &[Suffix, Fn] : E.EntryPoints)
+    if (Fn.isExternal())
+      return Func.emitError("no lowering for the entry point ")
+             << Fn.getName() << " (ModelABI.def)";
   Func.erase();
   return success();
 }
