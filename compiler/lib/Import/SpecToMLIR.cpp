@@ -63,6 +63,12 @@ private:
                Location L);
   Value attention(Value X, const std::string &Block, ArrayRef<Value> Tables);
   Value ffn(Value X, const std::string &Block);
+  /// The function, its arguments (enc.input) and facts, without a body.
+  func::FuncOp function(ModuleOp Module);
+  Value embedding(Block *Entry);
+  /// The positional tables every block's attention reads.
+  SmallVector<Value> attentionTables();
+  Value block(Value X, int64_t N, ArrayRef<Value> Tables);
 
   MLIRContext &Ctx;
   const ModelSpec &Spec;
@@ -145,8 +151,8 @@ Value Importer::ffn(Value X, const std::string &Block) {
   return linear(H, Block + ".ffn.down", D, F, L);
 }
 
-func::FuncOp Importer::build(ModuleOp Module) {
-  int64_t D = Spec.DModel, MaxLen = Spec.MaxLen;
+func::FuncOp Importer::function(ModuleOp Module) {
+  int64_t D = Spec.DModel;
   Location FuncLoc = FileLineColLoc::get(&Ctx, Spec.File, Spec.Loc.Line,
                                          Spec.Loc.Col);
   auto I32 = B.getI32Type();
@@ -154,6 +160,7 @@ func::FuncOp Importer::build(ModuleOp Module) {
   auto IdsTy = RankedTensorType::get({Dyn, Dyn}, I32);
   auto LenTy = RankedTensorType::get({Dyn}, I32);
 
+  // One argument per enc_input field the encoder reads.
   SmallVector<Type> Inputs;
   SmallVector<StringRef> Fields;
   if (Spec.Vocab > 0) {
@@ -180,19 +187,20 @@ func::FuncOp Importer::build(ModuleOp Module) {
     setInputField(Func, I, Field);
   EncoderFacts Facts;
   Facts.DModel = D;
-  Facts.MaxLen = MaxLen;
+  Facts.MaxLen = Spec.MaxLen;
   Facts.Vocab = Spec.Vocab;
   Facts.TypeVocab = Spec.TypeVocab;
   Facts.Heads = Spec.Heads;
   Facts.Blocks = Spec.Blocks;
   Facts.DFF = Spec.DFF;
   setEncoderFacts(Func, Facts);
-  Block *Entry = Func.addEntryBlock();
-  B.setInsertionPointToStart(Entry);
-  Lengths = Entry->getArguments().back();
+  return Func;
+}
 
-  // Embedding: token gather (or the input embeddings), then positions. The
-  // table comes first so that the fusion may fold it into the gather.
+Value Importer::embedding(Block *Entry) {
+  int64_t D = Spec.DModel, MaxLen = Spec.MaxLen;
+  // Token gather (or the input embeddings), then positions. The table comes
+  // first so that the fusion may fold it into the gather.
   Location PL = loc("positional");
   Value PE;
   if (Spec.Positional == PositionalKind::Sinusoidal)
@@ -222,15 +230,18 @@ func::FuncOp Importer::build(ModuleOp Module) {
     X = B.create<AddPositionsOp>(PL, X.getType(), X, PE);
   if (Spec.EmbedNorm)
     X = norm(X, "embed.norm", loc("embed_norm"));
+  return X;
+}
 
-  // Tables shared by every block's attention.
+SmallVector<Value> Importer::attentionTables() {
+  int64_t MaxLen = Spec.MaxLen;
+  Location PL = loc("positional");
   SmallVector<Value> Tables;
-  int64_t Half = Spec.DK / 2;
   switch (Spec.Positional) {
   case PositionalKind::Rope:
     for (TableKind K : {TableKind::rope_cos, TableKind::rope_sin})
       Tables.push_back(B.create<PositionalTableOp>(
-          PL, RankedTensorType::get({MaxLen, Half}, B.getF32Type()),
+          PL, RankedTensorType::get({MaxLen, Spec.DK / 2}, B.getF32Type()),
           TableKindAttr::get(&Ctx, K), B.getI64IntegerAttr(Spec.DK),
           B.getF64FloatAttr(Spec.RopeBase), IntegerAttr()));
     break;
@@ -242,44 +253,55 @@ func::FuncOp Importer::build(ModuleOp Module) {
     break;
   case PositionalKind::Relative:
     Tables.push_back(B.create<PositionalTableOp>(
-        PL, RankedTensorType::get({2 * MaxLen - 1}, I32),
+        PL, RankedTensorType::get({2 * MaxLen - 1}, B.getI32Type()),
         TableKindAttr::get(&Ctx, TableKind::relative_buckets),
         B.getI64IntegerAttr(Spec.RelBuckets), FloatAttr(),
         B.getI64IntegerAttr(Spec.RelMaxDistance)));
     Tables.push_back(weight("relative.bias", {Spec.RelBuckets, Spec.Heads}, PL));
     break;
   case PositionalKind::None:
-  case PositionalKind::Sinusoidal:
+  case PositionalKind::Sinusoidal: // added to the embedding instead
   case PositionalKind::Learned:
     break;
   }
+  return Tables;
+}
 
-  // Blocks.
-  for (int64_t N = 0; N < Spec.Blocks; ++N) {
-    std::string Block = "blocks." + std::to_string(N);
-    Location NL = loc("norm", Block);
-    switch (Spec.Norm) {
-    case NormLayout::Post: {
-      Value A = attention(X, Block, Tables);
-      Value H = norm(B.create<AddOp>(NL, X, A), Block + ".norm1", NL);
-      Value F = ffn(H, Block);
-      X = norm(B.create<AddOp>(NL, H, F), Block + ".norm2", NL);
-      break;
-    }
-    case NormLayout::Pre: {
-      Value A = attention(norm(X, Block + ".norm1", NL), Block, Tables);
-      Value H = B.create<AddOp>(NL, X, A);
-      Value F = ffn(norm(H, Block + ".norm2", NL), Block);
-      X = B.create<AddOp>(NL, H, F);
-      break;
-    }
-    }
+Value Importer::block(Value X, int64_t N, ArrayRef<Value> Tables) {
+  std::string Block = "blocks." + std::to_string(N);
+  Location NL = loc("norm", Block);
+  switch (Spec.Norm) {
+  case NormLayout::Post: {
+    Value A = attention(X, Block, Tables);
+    Value H = norm(B.create<AddOp>(NL, X, A), Block + ".norm1", NL);
+    Value F = ffn(H, Block);
+    return norm(B.create<AddOp>(NL, H, F), Block + ".norm2", NL);
   }
+  case NormLayout::Pre: {
+    Value A = attention(norm(X, Block + ".norm1", NL), Block, Tables);
+    Value H = B.create<AddOp>(NL, X, A);
+    Value F = ffn(norm(H, Block + ".norm2", NL), Block);
+    return B.create<AddOp>(NL, H, F);
+  }
+  }
+  llvm_unreachable("a norm layout the import does not know");
+}
+
+func::FuncOp Importer::build(ModuleOp Module) {
+  func::FuncOp Func = function(Module);
+  Block *Entry = Func.addEntryBlock();
+  B.setInsertionPointToStart(Entry);
+  Lengths = Entry->getArguments().back();
+
+  Value X = embedding(Entry);
+  SmallVector<Value> Tables = attentionTables(); // shared by every block
+  for (int64_t N = 0; N < Spec.Blocks; ++N)
+    X = block(X, N, Tables);
   if (Spec.FinalNorm)
     X = norm(X, "final_norm", loc("final_norm"));
 
   Value Out = B.create<PoolOp>(
-      loc("pooling"), Result,
+      loc("pooling"), Func.getResultTypes()[0],
       PoolModeAttr::get(&Ctx, toDialect<PoolMode>(Spec.Pool)), X, Lengths);
   B.create<func::ReturnOp>(loc("pooling"), Out);
   return Func;

@@ -286,33 +286,25 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
     Exit = 1;
   return Module;
 }
-} // namespace
-
-int main(int argc, char **argv) {
-  InitLLVM X(argc, argv);
-  // MLIR's own options (--mlir-print-debuginfo for the .enc locations,
-  // --mlir-print-ir-after-all, ...) work as in mlir-opt; --help lists ours.
-  mlir::registerAsmPrinterCLOptions();
-  mlir::registerMLIRContextCLOptions();
-  mlir::registerPassManagerCLOptions();
-  installColorOption();
-  cl::HideUnrelatedOptions(EnccCategory);
-  cl::SetVersionPrinter(printVersion);
-  // --mcpu=help needs no input file, as in clang and llc.
+/// --mcpu=help needs no input file, as in clang and llc: handled before the
+/// command line is parsed. Returns the exit status, or -1 when not asked.
+int handleCPUHelp(int argc, char **argv) {
   for (int I = 1; I < argc; ++I) {
     StringRef Arg = argv[I];
-    if (Arg == "--mcpu=help" || Arg == "-mcpu=help") {
-      std::string Triple;
-      for (int J = 1; J < argc; ++J)
-        if (StringRef A = argv[J]; A.consume_front("--mtriple=") ||
-                                   A.consume_front("-mtriple="))
-          Triple = A.str();
-      return listCPUs({Triple, "help", 2});
-    }
+    if (Arg != "--mcpu=help" && Arg != "-mcpu=help")
+      continue;
+    std::string Triple;
+    for (int J = 1; J < argc; ++J)
+      if (StringRef A = argv[J];
+          A.consume_front("--mtriple=") || A.consume_front("-mtriple="))
+        Triple = A.str();
+    return listCPUs({Triple, "help", 2});
   }
-  if (!cl::ParseCommandLineOptions(
-          argc, argv, "encc: a compiler for Transformer encoders\n", &errs()))
-    return 2;
+  return -1;
+}
+
+/// Decides the colour of every diagnostic, ours and LLVM's, from --color.
+void applyColor() {
   switch (Color.getValue()) {
   case ColorChoice::Always:
     UseColor = true;
@@ -325,6 +317,83 @@ int main(int argc, char **argv) {
     break;
   }
   WithColor::setAutoDetectFunction(colorFor);
+}
+
+/// The optimisation pipeline, then the header of the planned module (before
+/// lowering erases it), the lowering to LLVM IR, and the last stages.
+int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
+                  ToolOutputFile &Out, StringRef OutPath) {
+  mlir::MLIRContext &Context = *Module.getContext();
+  mlir::PassManager Optimize(&Context);
+  enc::buildOptimizationPipeline(Optimize, /*Fuse=*/!O0);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(Optimize)) ||
+      mlir::failed(Optimize.run(Module)))
+    return 1;
+  if (Emit == EmitKind::MLIROpt) {
+    Module.print(Out.os(), mlir::OpPrintingFlags().elideLargeElementsAttrs(16));
+    Out.keep();
+    return 0;
+  }
+
+  std::string Header, HeaderPath = HeaderFile;
+  if (Emit == EmitKind::Obj) {
+    if (HeaderPath.empty()) {
+      SmallString<128> P(OutPath == "-" ? StringRef("a.o") : OutPath);
+      sys::path::replace_extension(P, ".h");
+      HeaderPath = std::string(P);
+    }
+    Header = enc::emitHeader(Module, HeaderPath,
+                             InputFile == "-" ? std::string("<stdin>")
+                                              : InputFile.getValue());
+  }
+
+  mlir::PassManager Lower(&Context);
+  enc::buildLoweringPipeline(Lower);
+  if (mlir::failed(mlir::applyPassManagerCLOptions(Lower)) ||
+      mlir::failed(Lower.run(Module)))
+    return 1;
+
+  llvm::LLVMContext LLVMContext;
+  std::string Error;
+  auto IR = enc::translateToLLVMIR(Module, LLVMContext, Target, Error);
+  if (!IR)
+    return fail(Error);
+  if (Emit == EmitKind::LLVM) {
+    IR->print(Out.os(), nullptr);
+    Out.keep();
+    return 0;
+  }
+  if (!enc::emitMachineCode(*IR, Target, Emit == EmitKind::Asm, Out.os(), Error))
+    return fail(Error);
+  if (Emit == EmitKind::Obj) {
+    std::error_code EC;
+    ToolOutputFile HeaderOut(HeaderPath, EC, sys::fs::OF_Text);
+    if (EC)
+      return fail("cannot write '" + HeaderPath + "': " + EC.message());
+    HeaderOut.os() << Header;
+    HeaderOut.keep();
+  }
+  Out.keep();
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  // MLIR's own options (--mlir-print-debuginfo for the .enc locations,
+  // --mlir-print-ir-after-all, ...) work as in mlir-opt; --help lists ours.
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  mlir::registerPassManagerCLOptions();
+  installColorOption();
+  cl::HideUnrelatedOptions(EnccCategory);
+  cl::SetVersionPrinter(printVersion);
+  if (int Exit = handleCPUHelp(argc, argv); Exit >= 0)
+    return Exit;
+  if (!cl::ParseCommandLineOptions(
+          argc, argv, "encc: a compiler for Transformer encoders\n", &errs()))
+    return 2;
+  applyColor();
   bool IsMLIR = StringRef(InputFile).ends_with(".mlir");
   if (IsMLIR && Emit < EmitKind::MLIR) {
     WithColor::error(errs(), "encc")
@@ -382,56 +451,5 @@ int main(int argc, char **argv) {
     Out.keep();
     return 0;
   }
-
-  mlir::PassManager Optimize(&Context);
-  enc::buildOptimizationPipeline(Optimize, /*Fuse=*/!O0);
-  if (mlir::failed(mlir::applyPassManagerCLOptions(Optimize)) ||
-      mlir::failed(Optimize.run(*Module)))
-    return 1;
-  if (Emit == EmitKind::MLIROpt) {
-    Module->print(Out.os(), mlir::OpPrintingFlags().elideLargeElementsAttrs(16));
-    Out.keep();
-    return 0;
-  }
-
-  // The header describes the planned module, before lowering erases it.
-  std::string Header, HeaderPath = HeaderFile;
-  if (Emit == EmitKind::Obj) {
-    if (HeaderPath.empty()) {
-      SmallString<128> P(OutPath == "-" ? std::string("a.o") : OutPath);
-      sys::path::replace_extension(P, ".h");
-      HeaderPath = std::string(P);
-    }
-    Header = enc::emitHeader(*Module, HeaderPath,
-                             InputFile == "-" ? std::string("<stdin>")
-                                              : InputFile.getValue());
-  }
-
-  mlir::PassManager Lower(&Context);
-  enc::buildLoweringPipeline(Lower);
-  if (mlir::failed(mlir::applyPassManagerCLOptions(Lower)) ||
-      mlir::failed(Lower.run(*Module)))
-    return 1;
-
-  llvm::LLVMContext LLVMContext;
-  std::string Error;
-  auto IR = enc::translateToLLVMIR(*Module, LLVMContext, Target, Error);
-  if (!IR)
-    return fail(Error);
-  if (Emit == EmitKind::LLVM) {
-    IR->print(Out.os(), nullptr);
-    Out.keep();
-    return 0;
-  }
-  if (!enc::emitMachineCode(*IR, Target, Emit == EmitKind::Asm, Out.os(), Error))
-    return fail(Error);
-  if (Emit == EmitKind::Obj) {
-    ToolOutputFile HeaderOut(HeaderPath, EC, sys::fs::OF_Text);
-    if (EC)
-      return fail("cannot write '" + HeaderPath + "': " + EC.message());
-    HeaderOut.os() << Header;
-    HeaderOut.keep();
-  }
-  Out.keep();
-  return 0;
+  return compileModule(*Module, Target, Out, OutPath);
 }
