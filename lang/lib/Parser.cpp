@@ -55,12 +55,11 @@ struct ScanResult {
   bool OpenComment = false;  // `/*` at ParseEnd never closed
 };
 
-ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
+/// Encoding: every byte must belong to UTF-8 text; NUL is not text. False
+/// (after reporting, once per line) when some byte does not.
+bool checkEncoding(const SourceFile &File, DiagnosticEngine &Diags) {
   llvm::StringRef Text = File.text();
-  ScanResult Result;
-  Result.ParseEnd = Text.size();
-
-  // Encoding: every byte must belong to UTF-8 text; NUL is not text.
+  bool Ok = true;
   unsigned LastBadLine = 0;
   for (size_t I = 0; I < Text.size() && !Diags.limitReached();) {
     unsigned Len = Text[I] == '\0' ? 0 : utf8SequenceLength(Text, I);
@@ -82,18 +81,27 @@ ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
                                   unsigned(C)));
       LastBadLine = Line;
     }
-    Result.Fatal = true;
+    Ok = false;
     ++I;
   }
-  if (Result.Fatal)
+  return Ok;
+}
+
+ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
+  llvm::StringRef Text = File.text();
+  ScanResult Result;
+  Result.ParseEnd = Text.size();
+  if (!checkEncoding(File, Diags)) {
+    Result.Fatal = true;
     return Result;
+  }
 
   // Comments, non-ASCII text and nesting depth. Depth counts open
   // parentheses plus the unary minus signs that lead up to an operand: each
   // is one level of recursion.
   std::vector<unsigned> MinusRunAtParen;
   unsigned Depth = 0, MinusRun = 0;
-  LastBadLine = 0;
+  unsigned LastBadLine = 0;
   for (size_t I = 0; I < Text.size(); ++I) {
     char C = Text[I];
     if (static_cast<unsigned char>(C) >= 0x80) {

@@ -891,22 +891,41 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
 
 } // namespace
 
-std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
-                                        DiagnosticEngine &Diags) {
-  std::vector<ModelSpec> Result;
-  Result.reserve(File.Encoders.size());
-  llvm::StringMap<size_t> FirstByName; // encoder name -> index, so far
-  std::vector<SettingMap> Maps(File.Encoders.size());
-  std::vector<bool> Broken(File.Encoders.size(), false);
+namespace {
+/// Resolves a file's encoders in order, each against those before it.
+class FileResolver {
+public:
+  FileResolver(const ast::File &File, DiagnosticEngine &Diags)
+      : File(File), Diags(Diags), Maps(File.Encoders.size()),
+        Broken(File.Encoders.size(), false) {}
 
-  for (size_t Index = 0; Index < File.Encoders.size(); ++Index) {
-    if (Diags.limitReached())
-      break;
+  std::vector<ModelSpec> resolve() {
+    std::vector<ModelSpec> Result;
+    Result.reserve(File.Encoders.size());
+    for (size_t Index = 0; Index < File.Encoders.size(); ++Index) {
+      if (Diags.limitReached())
+        break;
+      const ast::Encoder &Enc = File.Encoders[Index];
+      unsigned ErrorsBefore = Diags.errorCount();
+      checkName(Index);
+      bool BaseFailed = inherit(Index);
+      addOwnSettings(Index);
+      EncoderResolver Resolver(Enc, Maps[Index], Diags,
+                               BaseFailed || Enc.Incomplete);
+      std::optional<ModelSpec> Spec = Resolver.resolve();
+      Broken[Index] = !Spec || Diags.errorCount() != ErrorsBefore;
+      if (!Broken[Index])
+        Result.push_back(std::move(*Spec));
+    }
+    return Result;
+  }
+
+private:
+  /// A C symbol prefix, unique in the file.
+  void checkName(size_t Index) {
     const ast::Encoder &Enc = File.Encoders[Index];
     const std::string &Name = Enc.Name.Name;
     SourceRange NameR{Enc.Name.Begin, Enc.Name.End};
-    unsigned ErrorsBefore = Diags.errorCount();
-
     if (isCOrCxxKeyword(Name))
       Diags.error(NameR, "encoder name '" + Name +
                              "' is a C or C++ keyword; it must be usable as "
@@ -922,46 +941,52 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
       Diags.note({Prev.Name.Begin, Prev.Name.End},
                  "previous definition is here");
     }
+  }
 
-    // Inheritance: start from the base's settings, as written.
-    bool BaseFailed = false;
-    if (Enc.Base) {
-      const std::string &BaseName = Enc.Base->Name;
-      SourceRange BaseR{Enc.Base->Begin, Enc.Base->End};
-      auto Found = FirstByName.find(BaseName);
-      if (BaseName == Name) {
-        Diags.error(BaseR, "encoder '" + Name + "' cannot inherit from itself");
-        BaseFailed = true;
-      } else if (Found != FirstByName.end() && Found->second < Index) {
-        Maps[Index] = Maps[Found->second];
-        BaseFailed = Broken[Found->second];
-      } else {
-        BaseFailed = true;
-        // Declared later in the file?
-        const ast::Encoder *Later = nullptr;
-        for (size_t J = Index + 1; J < File.Encoders.size() && !Later; ++J)
-          if (File.Encoders[J].Name.Name == BaseName)
-            Later = &File.Encoders[J];
-        if (Later) {
-          Diags.error(BaseR, "base encoder '" + BaseName +
-                                 "' must be declared before '" + Name + "'");
-          Diags.note({Later->Name.Begin, Later->Name.End},
-                     "'" + BaseName + "' is declared here");
-        } else {
-          std::vector<llvm::StringRef> Names;
-          for (size_t J = 0; J < Index; ++J)
-            Names.push_back(File.Encoders[J].Name.Name);
-          llvm::StringRef Near = closestMatch(BaseName, Names);
-          if (!Near.empty())
-            Diags.error(BaseR, "unknown base encoder '" + BaseName +
-                                   "'; did you mean '" + Near + "'?");
-          else
-            Diags.error(BaseR, "unknown base encoder '" + BaseName + "'");
-        }
-      }
+  /// Starts from the base's settings, as written. True when the base is
+  /// missing or had errors (reported there).
+  bool inherit(size_t Index) {
+    const ast::Encoder &Enc = File.Encoders[Index];
+    if (!Enc.Base)
+      return false;
+    const std::string &Name = Enc.Name.Name;
+    const std::string &BaseName = Enc.Base->Name;
+    SourceRange BaseR{Enc.Base->Begin, Enc.Base->End};
+    auto Found = FirstByName.find(BaseName);
+    if (BaseName == Name) {
+      Diags.error(BaseR, "encoder '" + Name + "' cannot inherit from itself");
+      return true;
     }
+    if (Found != FirstByName.end() && Found->second < Index) {
+      Maps[Index] = Maps[Found->second];
+      return Broken[Found->second];
+    }
+    // Declared later in the file?
+    for (size_t J = Index + 1; J < File.Encoders.size(); ++J) {
+      const ast::Encoder &Later = File.Encoders[J];
+      if (Later.Name.Name != BaseName)
+        continue;
+      Diags.error(BaseR, "base encoder '" + BaseName +
+                             "' must be declared before '" + Name + "'");
+      Diags.note({Later.Name.Begin, Later.Name.End},
+                 "'" + BaseName + "' is declared here");
+      return true;
+    }
+    std::vector<llvm::StringRef> Names;
+    for (size_t J = 0; J < Index; ++J)
+      Names.push_back(File.Encoders[J].Name.Name);
+    llvm::StringRef Near = closestMatch(BaseName, Names);
+    if (!Near.empty())
+      Diags.error(BaseR, "unknown base encoder '" + BaseName +
+                             "'; did you mean '" + Near + "'?");
+    else
+      Diags.error(BaseR, "unknown base encoder '" + BaseName + "'");
+    return true;
+  }
 
-    // This encoder's own settings override inherited ones.
+  /// This encoder's own settings override inherited ones.
+  void addOwnSettings(size_t Index) {
+    const ast::Encoder &Enc = File.Encoders[Index];
     std::array<const ast::Setting *, NumSettings> Own{};
     for (const ast::Setting &S : Enc.Settings) {
       SourceRange KeyR{S.Key.Begin, S.Key.End};
@@ -981,7 +1006,7 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
       unsigned Key = indexOf(*Info);
       if (const ast::Setting *Prev = Own[Key]) {
         Diags.error(KeyR, "duplicate setting '" + S.Key.Name +
-                              "' in encoder '" + Name + "'");
+                              "' in encoder '" + Enc.Name.Name + "'");
         Diags.note({Prev->Key.Begin, Prev->Key.End},
                    "previous definition is here");
         continue;
@@ -989,15 +1014,19 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
       Own[Key] = &S;
       Maps[Index][Key] = Entry{&S, &Enc};
     }
-
-    EncoderResolver Resolver(Enc, Maps[Index], Diags,
-                             BaseFailed || Enc.Incomplete);
-    std::optional<ModelSpec> Spec = Resolver.resolve();
-    Broken[Index] = !Spec || Diags.errorCount() != ErrorsBefore;
-    if (!Broken[Index])
-      Result.push_back(std::move(*Spec));
   }
-  return Result;
+
+  const ast::File &File;
+  DiagnosticEngine &Diags;
+  llvm::StringMap<size_t> FirstByName; // encoder name -> index, so far
+  std::vector<SettingMap> Maps;
+  std::vector<bool> Broken;
+};
+} // namespace
+
+std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
+                                        DiagnosticEngine &Diags) {
+  return FileResolver(File, Diags).resolve();
 }
 
 const SettingOrigin &ModelSpec::origin(llvm::StringRef Key) const {
