@@ -655,8 +655,6 @@ void EncoderResolver::storeArgs(ModelSpec &Spec, const ChoiceSetInfo &Set,
   for (size_t I = 0; I < Args.size(); ++I) {
     llvm::StringRef Name = Args[I]->Name;
     const EvalValue &V = *Values[I];
-    (void)Name;
-    (void)V;
 #define ENC_SCHEME_ARG(Enum, Enumerator, Arg, Field, ...)                      \
   if (&Set == &ChoiceSet<Enum>::info() &&                                      \
       Scheme == static_cast<unsigned>(Enum::Enumerator) && Name == #Arg)       \
