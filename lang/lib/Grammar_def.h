@@ -130,12 +130,12 @@ const auto Factor_def = Number | Bool | Call | Identifier |
                         (x3::lit('(') > Expr > x3::lit(')')) | Negate;
 const auto Negate_def = x3::char_('-') > Factor;
 // After a `,` an argument must follow (no trailing comma).
-const auto Call_def = Identifier >> x3::lit('(') > -ArgList > x3::lit(')');
+const auto Call_def = (Identifier >> x3::lit('(')) > -ArgList > x3::lit(')');
 const auto ArgList_def = Arg >> *(x3::lit(',') > Arg);
 // The look-ahead keeps `sqrt(d_model)` from half-filling the argument's name
 // before backtracking; after `name =` the value is expected.
 const auto Arg_def = (&(Identifier >> x3::lit('=')) >> NamedArg) | PlainArg;
-const auto NamedArg_def = Identifier >> x3::lit('=') > Expr;
+const auto NamedArg_def = (Identifier >> x3::lit('=')) > Expr;
 const auto PlainArg_def = x3::attr(boost::optional<ast::Identifier>()) >> Expr;
 // Each `op operand` step is a rule of its own so that it records where it
 // ends: an error in it underlines the chain up to there.

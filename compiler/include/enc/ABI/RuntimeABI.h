@@ -136,11 +136,20 @@ template <typename T> constexpr size_t leaves() {
 struct AnyScalar {
   template <typename T> constexpr operator T() const noexcept { return T(); }
 };
+// The probe relies on brace elision (an array field takes its elements
+// one by one), which clang's -Wmissing-braces flags.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wmissing-braces"
+#endif
 template <typename S, size_t... I>
 constexpr auto initializable(std::index_sequence<I...>)
     -> decltype(S{(void(I), AnyScalar())...}, true) {
   return true;
 }
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 template <typename S> constexpr bool initializable(...) { return false; }
 
 /// True when the fields, laid out in order with C's natural alignment, are
