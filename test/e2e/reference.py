@@ -39,7 +39,10 @@ _DEFAULTS = {"d_ff": None, "blocks": 6, "max_len": 512, "vocab": 0, "type_vocab"
              "positional": {"scheme": "sinusoidal"}, "norm": "post",
              "norm_type": "layernorm", "eps": 1e-5, "activation": "relu", "bias": True,
              "embed_scale": 1.0, "embed_norm": False, "final_norm": None,
-             "pooling": "none"}
+             "pooling": "none", "head_dim": None, "attention_scale": None,
+             "ffn": "dense", "position_offset": 0, "window": 0, "global_every": 0,
+             "norm_bias": True, "first_attn_norm": True, "normalize": False,
+             "precision": "fp32", "checkpoint": "enc"}
 
 
 def normalize_spec(spec):
@@ -52,7 +55,13 @@ def normalize_spec(spec):
         s["d_ff"] = 4 * s["d_model"]
     if s["final_norm"] is None:
         s["final_norm"] = s["norm"] == "pre"
-    s.setdefault("d_k", s["d_model"] // s["heads"])
+    if s["head_dim"] is None:
+        if s["d_model"] % s["heads"]:
+            raise ValueError("d_model %d not divisible by heads %d" % (s["d_model"], s["heads"]))
+        s["head_dim"] = s["d_model"] // s["heads"]
+    s["d_k"] = s["head_dim"]
+    if s["attention_scale"] is None:
+        s["attention_scale"] = 1.0 / math.sqrt(s["head_dim"])
     pos = s["positional"]
     if isinstance(pos, str):
         pos = {"scheme": pos}
@@ -60,13 +69,20 @@ def normalize_spec(spec):
     if pos["scheme"] == "rope":
         pos.setdefault("base", 10000.0)
         pos.setdefault("style", "halves")
+        pos.setdefault("local_base", pos["base"])
     elif pos["scheme"] == "relative":
         pos.setdefault("buckets", 32)
         pos.setdefault("max_distance", 128)
     s["positional"] = pos
-    if s["d_model"] % s["heads"] or s["d_k"] * s["heads"] != s["d_model"]:
-        raise ValueError("d_model %d not divisible by heads %d" % (s["d_model"], s["heads"]))
     return s
+
+
+def is_local_block(spec, n):
+    """Whether block n attends within a window (docs/numerics.md: window,
+    global_every)."""
+    if spec["window"] <= 0:
+        return False
+    return not (spec["global_every"] > 0 and n % spec["global_every"] == 0)
 
 
 def load_spec(path, encoder=None):
@@ -89,20 +105,22 @@ def load_spec(path, encoder=None):
 # docs/weights.md: weights
 # --------------------------------------------------------------------------
 def _norm_names(prefix, spec):
-    return [prefix + ".weight"] + ([prefix + ".bias"] if spec["norm_type"] == "layernorm" else [])
+    has_bias = spec["norm_type"] == "layernorm" and spec["norm_bias"]
+    return [prefix + ".weight"] + ([prefix + ".bias"] if has_bias else [])
 
 
 def weight_shapes(spec):
     """OrderedDict name -> shape tuple, exactly the tensors docs/weights.md requires."""
     s = normalize_spec(spec)
     d, dff = s["d_model"], s["d_ff"]
+    hd = s["heads"] * s["d_k"]
     out = OrderedDict()
     if s["vocab"] > 0:
         out["embed.tokens"] = (s["vocab"], d)
     if s["type_vocab"] > 0:
         out["embed.types"] = (s["type_vocab"], d)
     if s["positional"]["scheme"] == "learned":
-        out["embed.positions"] = (s["max_len"], d)
+        out["embed.positions"] = (s["max_len"] + s["position_offset"], d)
     if s["embed_norm"]:
         for n in _norm_names("embed.norm", s):
             out[n] = (d,)
@@ -110,15 +128,23 @@ def weight_shapes(spec):
         out["relative.bias"] = (s["positional"]["buckets"], s["heads"])
     for b in range(s["blocks"]):
         p = "blocks.%d." % b
-        for m in "qkvo":
-            out[p + "attn.%s.weight" % m] = (d, d)
+        for m in "qkv":
+            out[p + "attn.%s.weight" % m] = (hd, d)
             if s["bias"]:
-                out[p + "attn.%s.bias" % m] = (d,)
-        for n in _norm_names(p + "norm1", s) + _norm_names(p + "norm2", s):
+                out[p + "attn.%s.bias" % m] = (hd,)
+        out[p + "attn.o.weight"] = (d, hd)
+        if s["bias"]:
+            out[p + "attn.o.bias"] = (d,)
+        norm1 = _norm_names(p + "norm1", s) if (b > 0 or s["first_attn_norm"]) else []
+        for n in norm1 + _norm_names(p + "norm2", s):
             out[n] = (d,)
         out[p + "ffn.up.weight"] = (dff, d)
         if s["bias"]:
             out[p + "ffn.up.bias"] = (dff,)
+        if s["ffn"] == "gated":
+            out[p + "ffn.gate.weight"] = (dff, d)
+            if s["bias"]:
+                out[p + "ffn.gate.bias"] = (dff,)
         out[p + "ffn.down.weight"] = (d, dff)
         if s["bias"]:
             out[p + "ffn.down.bias"] = (d,)
@@ -310,7 +336,8 @@ def norm(x, w, prefix, spec):
     if spec["norm_type"] == "layernorm":
         mu = x.mean(axis=-1, keepdims=True)
         var = ((x - mu) ** 2).mean(axis=-1, keepdims=True)
-        return (x - mu) / np.sqrt(var + spec["eps"]) * g + w[prefix + ".bias"]
+        y = (x - mu) / np.sqrt(var + spec["eps"]) * g
+        return y + w[prefix + ".bias"] if spec["norm_bias"] else y
     if spec["norm_type"] == "rmsnorm":
         return x / np.sqrt((x * x).mean(axis=-1, keepdims=True) + spec["eps"]) * g
     raise ValueError("unknown norm_type %r" % spec["norm_type"])
@@ -323,8 +350,35 @@ def _linear(x, w, name, spec):
     return y
 
 
-def mha(x, w, p, spec, lengths, pos_bias):
-    """x [B,S,d] -> [B,S,d]. pos_bias: None or [H,S,S] added to the scores."""
+def attention_probs(q, k, spec, lengths, pos_bias, local):
+    """Softmax probabilities [B,H,S,S] of docs/numerics.md: scaled scores plus
+    the positional bias, keys j >= len[b] masked, and in a local block keys
+    with |i - j| > floor(window / 2) masked; rows i >= len[b] and rows with
+    no key are all zero."""
+    B, H, S, _ = q.shape
+    scores = np.einsum("bhid,bhjd->bhij", q, k) * spec["attention_scale"]
+    if pos_bias is not None:
+        scores = scores + pos_bias[None]
+    ar = np.arange(S)
+    key_ok = ar[None, :] < lengths[:, None]                     # [B, S(j)]
+    ok = np.broadcast_to(key_ok[:, None, None, :], scores.shape)
+    if local:
+        near = np.abs(ar[:, None] - ar[None, :]) <= spec["window"] // 2  # [i, j]
+        ok = ok & near[None, None]
+    scores = np.where(ok, scores, -np.inf)
+    m = scores.max(axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    e = np.exp(scores - m)                                      # exp(-inf) = 0
+    den = e.sum(axis=-1, keepdims=True)
+    prob = e / np.where(den > 0, den, 1.0)                      # len 0: all zeros
+    row_ok = ar[None, :] < lengths[:, None]                     # [B, S(i)]
+    return np.where(row_ok[:, None, :, None], prob, 0.0)
+
+
+def mha(x, w, p, spec, lengths, pos_bias, local=False, probs_out=None):
+    """x [B,S,d] -> [B,S,d]. pos_bias: None or [H,S,S] added to the scores.
+    local: the block attends within spec["window"]. probs_out: a list the
+    block's probabilities [B,H,S,S] are appended to."""
     B, S, d = x.shape
     H, dk = spec["heads"], spec["d_k"]
 
@@ -336,25 +390,25 @@ def mha(x, w, p, spec, lengths, pos_bias):
     v = heads(_linear(x, w, p + "attn.v", spec))
     pos = spec["positional"]
     if pos["scheme"] == "rope":
-        q = apply_rope(q, pos["base"], pos["style"])
-        k = apply_rope(k, pos["base"], pos["style"])
-    scores = np.einsum("bhid,bhjd->bhij", q, k) / math.sqrt(dk)
-    if pos_bias is not None:
-        scores = scores + pos_bias[None]
-    key_ok = np.arange(S)[None, :] < lengths[:, None]          # [B, S(j)]
-    scores = np.where(key_ok[:, None, None, :], scores, -np.inf)
-    m = scores.max(axis=-1, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    e = np.exp(scores - m)                                      # exp(-inf) = 0
-    den = e.sum(axis=-1, keepdims=True)
-    prob = e / np.where(den > 0, den, 1.0)                      # len 0: all zeros
+        base = pos["local_base"] if local else pos["base"]
+        q = apply_rope(q, base, pos["style"])
+        k = apply_rope(k, base, pos["style"])
+    prob = attention_probs(q, k, spec, lengths, pos_bias, local)
+    if probs_out is not None:
+        probs_out.append(prob)
     a = np.einsum("bhij,bhjd->bhid", prob, v)
-    a = a.transpose(0, 2, 1, 3).reshape(B, S, d)
+    a = a.transpose(0, 2, 1, 3).reshape(B, S, H * dk)
     return _linear(a, w, p + "attn.o", spec)
 
 
 def ffn(x, w, p, spec):
-    h = activation(_linear(x, w, p + "ffn.up", spec), spec["activation"])
+    if spec["ffn"] == "gated":
+        gate = activation(_linear(x, w, p + "ffn.gate", spec), spec["activation"])
+        h = gate * _linear(x, w, p + "ffn.up", spec)
+    elif spec["ffn"] == "dense":
+        h = activation(_linear(x, w, p + "ffn.up", spec), spec["activation"])
+    else:
+        raise ValueError("unknown ffn %r" % spec["ffn"])
     return _linear(h, w, p + "ffn.down", spec)
 
 
@@ -393,15 +447,17 @@ def embed(spec, w, tokens, token_types, embeddings, S):
     if scheme == "sinusoidal":
         x = x + sinusoidal_table(S, d)[None]
     elif scheme == "learned":
-        x = x + np.asarray(w["embed.positions"], dtype=np.float64)[:S][None]
+        o = spec["position_offset"]
+        x = x + np.asarray(w["embed.positions"], dtype=np.float64)[o:o + S][None]
     if spec["embed_norm"]:
         x = norm(x, w, "embed.norm", spec)
     return x
 
 
 def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengths=None,
-            return_hidden=False):
-    """docs/numerics.md in float64. Returns [B,S,d] (pooling none) or [B,d]."""
+            return_hidden=False, return_probs=False):
+    """docs/numerics.md in float64. Returns [B,S,d] (pooling none) or [B,d];
+    with return_probs also the attention probabilities [blocks,B,H,S,S]."""
     spec = normalize_spec(spec)
     _check_weights(spec, weights)
     w = weights
@@ -427,13 +483,17 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
         bias = alibi_bias(S, spec["heads"])
     elif pos["scheme"] == "relative":
         bias = relative_bias(S, w["relative.bias"], pos["buckets"], pos["max_distance"])
+    probs = []
     for blk in range(spec["blocks"]):
         p = "blocks.%d." % blk
+        local = is_local_block(spec, blk)
+        attn = lambda t: mha(t, w, p, spec, lengths, bias, local, probs)  # noqa: E731
         if spec["norm"] == "post":
-            h = norm(x + mha(x, w, p, spec, lengths, bias), w, p + "norm1", spec)
+            h = norm(x + attn(x), w, p + "norm1", spec)
             x = norm(h + ffn(h, w, p, spec), w, p + "norm2", spec)
         elif spec["norm"] == "pre":
-            h = x + mha(norm(x, w, p + "norm1", spec), w, p, spec, lengths, bias)
+            n1 = x if (blk == 0 and not spec["first_attn_norm"]) else norm(x, w, p + "norm1", spec)
+            h = x + attn(n1)
             x = h + ffn(norm(h, w, p + "norm2", spec), w, p, spec)
         else:
             raise ValueError("unknown norm layout %r" % spec["norm"])
@@ -441,7 +501,20 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
         x = norm(x, w, "final_norm", spec)
     valid = np.arange(S)[None, :] < lengths[:, None]             # [B,S]
     out = pool(x, valid, lengths, spec["pooling"])
-    return (out, x) if return_hidden else out
+    if spec["normalize"]:
+        out = l2_normalize(out)
+    result = (out,)
+    if return_hidden:
+        result += (x,)
+    if return_probs:
+        result += (np.stack(probs),)
+    return result[0] if len(result) == 1 else result
+
+
+def l2_normalize(v):
+    """v / max(||v||_2, 1e-12) over the last axis (zero rows stay zero)."""
+    n = np.sqrt((v * v).sum(axis=-1, keepdims=True))
+    return v / np.maximum(n, 1e-12)
 
 
 def pool(x, valid, lengths, mode):

@@ -307,6 +307,22 @@ def variant_specs():
     V.append(spec(d_model=7, heads=1, d_ff=5, positional={"scheme": "sinusoidal"}, blocks=1))
     V.append(spec(heads=2, positional={"scheme": "rope", "base": 10000.0, "style": "interleaved"},
                   norm="pre", activation="gelu", vocab=20, type_vocab=2))
+    # v2: gated FFNs, head_dim apart from d_model, attention_scale, offsets,
+    # local windows, norm_bias, first_attn_norm, normalize.
+    V.append(spec(ffn="gated", activation="silu", bias=False, pooling="mean", normalize=True,
+                  positional={"scheme": "rope", "base": 1000.0, "style": "halves"}))
+    V.append(spec(ffn="gated", activation="gelu_tanh", norm="pre", norm_type="rmsnorm",
+                  bias=False, d_model=20, heads=3, head_dim=8, attention_scale=1.0,
+                  positional={"scheme": "relative", "buckets": 8, "max_distance": 10}))
+    V.append(spec(vocab=30, positional={"scheme": "learned"}, position_offset=2,
+                  embed_norm=True, pooling="cls", normalize=True))
+    V.append(spec(ffn="gated", activation="gelu", norm="pre", bias=False, norm_bias=False,
+                  first_attn_norm=False, embed_norm=True, final_norm=True, window=4,
+                  global_every=3, blocks=4,
+                  positional={"scheme": "rope", "base": 160000.0, "local_base": 10000.0,
+                              "style": "halves"}))
+    V.append(spec(window=3, positional={"scheme": "alibi"}, heads=6, d_model=24))
+    V.append(spec(window=6, global_every=0, activation="silu", head_dim=6, heads=2))
     return V
 
 
@@ -341,8 +357,60 @@ def torch_independent_forward():
                 raise Fail("spec %d (%s %s): max diff %.3g" % (i, s["positional"], s["norm"], dd))
             worst = max(worst, dd)
             n += 1
-    return "%d spec/length combos (all schemes, rms/layer, pre/post, pooling, vocab/types): max diff %.2g" % (
+    return "%d spec/length combos (all schemes, rms/layer, pre/post, pooling, vocab/types, v2 settings): max diff %.2g" % (
         n, worst)
+
+
+@check
+def attention_probabilities():
+    """The probabilities of every block against torch's: zero on padding and
+    outside local windows, rows summing to 1 where a key is visible, and equal
+    to nn.MultiheadAttention(need_weights=True, average_attn_weights=False) on
+    a plain block."""
+    worst, n, blocks = 0.0, 0, 0
+    B, S = 3, 11
+    lengths = np.array([S, 4, 0])
+    for i, s in enumerate(variant_specs()):
+        w = ref.random_weights(s, seed=40 + i)
+        x = inputs_for(s, B, S, seed=50 + i)
+        r, rp = ref.forward(s, w, lengths=lengths, return_probs=True, **x)
+        t, tp = te.torch_forward(s, w, lengths=lengths, return_probs=True, **x)
+        expect(rp.shape == (s["blocks"], B, s["heads"], S, S), "probs shape %s" % (rp.shape,))
+        worst = max(worst, maxdiff(rp, tp))
+        sums = rp.sum(-1)
+        for b in range(B):
+            expect(np.allclose(sums[:, b, :, :lengths[b]], 1.0), "rows of valid queries sum to 1")
+            expect(not rp[:, b, :, lengths[b]:].any() and not rp[:, b, :, :, lengths[b]:].any(),
+                   "padding rows and columns are zero")
+        for blk in range(s["blocks"]):
+            if ref.is_local_block(s, blk):
+                ar = np.arange(S)
+                far = np.abs(ar[:, None] - ar[None, :]) > s["window"] // 2
+                expect(not rp[blk][:, :, far].any(), "keys outside the window are zero")
+        n += 1
+        blocks += s["blocks"]
+    expect(worst < 1e-12, "max |ref - torch| probs = %.3g" % worst)
+    # nn.MultiheadAttention's own weights on one plain block.
+    s = spec(positional={"scheme": "none"}, blocks=1)
+    w = ref.random_weights(s, seed=3)
+    mha = torch.nn.MultiheadAttention(s["d_model"], s["heads"], batch_first=True,
+                                      dtype=torch.float64)
+    with torch.no_grad():
+        mha.in_proj_weight.copy_(torch.as_tensor(np.concatenate(
+            [w["blocks.0.attn.%s.weight" % m] for m in "qkv"])))
+        mha.in_proj_bias.copy_(torch.as_tensor(np.concatenate(
+            [w["blocks.0.attn.%s.bias" % m] for m in "qkv"])))
+    x = np.random.default_rng(4).standard_normal((B, S, s["d_model"]))
+    lens = np.array([S, 4, 1])
+    xt = torch.as_tensor(x)
+    _, tp = mha(xt, xt, xt, key_padding_mask=torch.as_tensor(np.arange(S)[None] >= lens[:, None]),
+                need_weights=True, average_attn_weights=False)
+    _, rp = ref.forward(s, w, embeddings=x, lengths=lens, return_probs=True)
+    for b in range(B):
+        worst = max(worst, maxdiff(rp[0, b, :, :lens[b]], tp[b, :, :lens[b]].detach().numpy()))
+    expect(worst < 1e-12, "max |ref - nn.MultiheadAttention| = %.3g" % worst)
+    return "%d specs (%d blocks) of probabilities vs torch, and nn.MultiheadAttention: max diff %.2g" % (
+        n, blocks, worst)
 
 
 # ==========================================================================

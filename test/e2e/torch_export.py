@@ -197,7 +197,8 @@ def roformer_rope(x, base=10000.0):
 # --------------------------------------------------------------------------
 # independent spec forward in torch
 # --------------------------------------------------------------------------
-def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengths=None):
+def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengths=None,
+                  return_probs=False):
     s = ref.normalize_spec(spec)
     W = {k: torch.as_tensor(np.asarray(v, dtype=np.float64)) for k, v in weights.items()}
     d, H, dk = s["d_model"], s["heads"], s["d_k"]
@@ -218,7 +219,8 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
 
     def nrm(v, prefix):
         if s["norm_type"] == "layernorm":
-            return F.layer_norm(v, (d,), W[prefix + ".weight"], W[prefix + ".bias"], s["eps"])
+            beta = W[prefix + ".bias"] if s["norm_bias"] else None
+            return F.layer_norm(v, (d,), W[prefix + ".weight"], beta, s["eps"])
         var = v.pow(2).mean(-1, keepdim=True)  # T5LayerNorm
         return W[prefix + ".weight"] * (v * torch.rsqrt(var + s["eps"]))
 
@@ -235,7 +237,10 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         pe[:, 1::2] = torch.cos(angles[:, 1::2])
         x = x + pe
     elif pos["scheme"] == "learned":
-        x = x + W["embed.positions"][:S]
+        # RoBERTa's create_position_ids_from_input_ids: positions start at
+        # padding_idx + 1 = position_offset.
+        ids = torch.arange(S) + s["position_offset"]
+        x = x + F.embedding(ids, W["embed.positions"])
     if s["embed_norm"]:
         x = nrm(x, "embed.norm")
 
@@ -247,31 +252,48 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         bias = hf_t5_bias(S, W["relative.bias"], pos["buckets"], pos["max_distance"])
     keep = torch.arange(S)[None, :] < L[:, None]  # [B, S]
     mask = torch.where(keep, 0.0, float("-inf")).to(torch.float64)[:, None, None, :]
+    # ModernBERT's sliding_window_mask: |i - j| <= local_attention // 2.
+    ar = torch.arange(S)
+    window = torch.where((ar[None, :] - ar[:, None]).abs() <= s["window"] // 2, 0.0,
+                         float("-inf")).to(torch.float64)
+    probs = []
 
-    def attn(v, p):
+    def attn(v, p, local):
         def split(t):
             return t.view(B, S, H, dk).transpose(1, 2)
         q, k, vv = split(lin(v, p + "attn.q")), split(lin(v, p + "attn.k")), split(lin(v, p + "attn.v"))
         if pos["scheme"] == "rope":
             f = llama_rope if pos["style"] == "halves" else roformer_rope
-            q, k = f(q, pos["base"]), f(k, pos["base"])
-        sc = q @ k.transpose(-1, -2) / math.sqrt(dk) + bias[None] + mask
+            base = pos["local_base"] if local else pos["base"]
+            q, k = f(q, base), f(k, base)
+        sc = (q @ k.transpose(-1, -2)) * s["attention_scale"] + bias[None] + mask
+        if local:
+            sc = sc + window
         pr = torch.softmax(sc, dim=-1)
         pr = torch.nan_to_num(pr, nan=0.0)  # sequences of length 0
-        o = (pr @ vv).transpose(1, 2).reshape(B, S, d)
+        pr = pr * keep[:, None, :, None]    # padded query rows
+        probs.append(pr)
+        o = (pr @ vv).transpose(1, 2).reshape(B, S, H * dk)
         return lin(o, p + "attn.o")
 
     act = {"relu": F.relu, "gelu": F.gelu, "silu": F.silu,
            "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[s["activation"]]
+
+    def ff(t, p):
+        if s["ffn"] == "gated":
+            return lin(act(lin(t, p + "ffn.gate")) * lin(t, p + "ffn.up"), p + "ffn.down")
+        return lin(act(lin(t, p + "ffn.up")), p + "ffn.down")
+
     for b in range(s["blocks"]):
         p = "blocks.%d." % b
-        ff = lambda t: lin(act(lin(t, p + "ffn.up")), p + "ffn.down")  # noqa: E731
+        local = ref.is_local_block(s, b)
         if s["norm"] == "post":
-            h = nrm(x + attn(x, p), p + "norm1")
-            x = nrm(h + ff(h), p + "norm2")
+            h = nrm(x + attn(x, p, local), p + "norm1")
+            x = nrm(h + ff(h, p), p + "norm2")
         else:
-            h = x + attn(nrm(x, p + "norm1"), p)
-            x = h + ff(nrm(h, p + "norm2"))
+            n1 = x if (b == 0 and not s["first_attn_norm"]) else nrm(x, p + "norm1")
+            h = x + attn(n1, p, local)
+            x = h + ff(nrm(h, p + "norm2"), p)
     if s["final_norm"]:
         x = nrm(x, "final_norm")
     x = x * keep[:, :, None]
@@ -279,4 +301,8 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         x = x[:, 0]
     elif s["pooling"] == "mean":
         x = x.sum(1) / L.clamp(min=1)[:, None]
+    if s["normalize"]:
+        x = F.normalize(x, p=2.0, dim=-1, eps=1e-12)
+    if return_probs:
+        return x.numpy(), torch.stack(probs).numpy()
     return x.numpy()

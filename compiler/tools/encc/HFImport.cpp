@@ -1,0 +1,567 @@
+//===- HFImport.cpp - A Hugging Face config as a .enc file ----------------===//
+//
+// One function per model family maps the config's keys onto settings; every
+// key read is marked used, so that what is left over can be told apart:
+// keys known not to change inference are ignored silently, the others draw a
+// warning. docs/import.md lists the mappings.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HFImport.h"
+
+#include "enc/lang/NumberFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <optional>
+
+using namespace llvm;
+
+namespace {
+
+/// Keys that do not change what an encoder computes at inference: dropout,
+/// initialisation, token ids other than the padding id, heads and decoders
+/// encc does not build, bookkeeping.
+bool isHarmlessKey(StringRef Key) {
+  static const StringSet<> Keys = {
+      "_name_or_path", "architectures", "transformers_version", "torch_dtype",
+      "model_type", "initializer_range", "initializer_factor",
+      "initializer_cutoff_factor", "bos_token_id", "eos_token_id",
+      "cls_token_id", "sep_token_id", "mask_token_id", "unk_token_id",
+      "decoder_start_token_id", "use_cache", "gradient_checkpointing",
+      "output_past", "task_specific_params", "id2label", "label2id",
+      "num_labels", "problem_type", "finetuning_task", "return_dict",
+      "output_attentions", "output_hidden_states", "tie_word_embeddings",
+      "tie_weights_", "decoder_bias", "classifier_activation",
+      "classifier_bias", "classifier_pooling", "classifier_dropout",
+      "is_encoder_decoder", "num_decoder_layers", "sparse_prediction",
+      "sparse_pred_ignore_index", "deterministic_flash_attn",
+      "reference_compile", "repad_logits_with_grad", "chunk_size_feed_forward",
+      "directionality", "pooler_fc_size", "pooler_num_attention_heads",
+      "pooler_num_fc_layers", "pooler_size_per_head", "pooler_type",
+      "prefix", "max_length", "min_length", "early_stopping", "num_beams",
+      "length_penalty", "no_repeat_ngram_size", "bad_words_ids",
+      "torchscript", "pruned_heads", "qa_dropout", "seq_classif_dropout",
+      "layer_norm_type"};
+  return Keys.contains(Key) || Key.contains("dropout");
+}
+
+/// Hugging Face activation names (ACT2FN) that encc computes exactly.
+std::optional<StringRef> activationFor(StringRef HF) {
+  return StringSwitch<std::optional<StringRef>>(HF)
+      .Case("gelu", StringRef("gelu"))
+      .Cases("gelu_new", "gelu_pytorch_tanh", "gelu_fast", StringRef("gelu_tanh"))
+      .Case("relu", StringRef("relu"))
+      .Cases("silu", "swish", StringRef("silu"))
+      .Default(std::nullopt);
+}
+
+std::string floatText(double V) { return enc::formatFloat(V); }
+
+struct Setting {
+  std::string Key, Value, Source;
+};
+
+class Importer {
+public:
+  Importer(const json::Object &Config, std::string ConfigName,
+           enc::HFImportResult &R)
+      : Config(Config), ConfigName(std::move(ConfigName)), R(R) {}
+
+  void run(StringRef ModelType);
+  void set(StringRef Key, const Twine &Value, const Twine &Source) {
+    Settings.push_back({Key.str(), Value.str(), Source.str()});
+  }
+  void error(const Twine &Message) {
+    R.Errors.push_back(ConfigName + ": " + Message.str());
+  }
+  void warnUnusedKeys();
+  const std::vector<Setting> &settings() const { return Settings; }
+
+private:
+  const json::Value *get(StringRef Key) {
+    Used.insert(Key);
+    return Config.get(Key);
+  }
+  std::optional<int64_t> integer(StringRef Key, std::optional<int64_t> Default);
+  std::optional<double> number(StringRef Key, std::optional<double> Default);
+  std::optional<bool> boolean(StringRef Key, bool Default);
+  std::optional<std::string> string(StringRef Key,
+                                    std::optional<std::string> Default);
+  /// Sets `Setting` from an integer key, with its source in the comment.
+  std::optional<int64_t> intSetting(StringRef Setting, StringRef Key,
+                                    std::optional<int64_t> Default = {});
+  void activation(StringRef Key, std::optional<std::string> Default);
+  void refuseIfTrue(StringRef Key, StringRef Why);
+
+  void bert(bool Roberta);
+  void distilbert();
+  void t5();
+  void modernbert();
+
+  const json::Object &Config;
+  std::string ConfigName;
+  enc::HFImportResult &R;
+  StringSet<> Used;
+  std::vector<Setting> Settings;
+};
+
+std::optional<int64_t> Importer::integer(StringRef Key,
+                                         std::optional<int64_t> Default) {
+  const json::Value *V = get(Key);
+  if (!V || V->kind() == json::Value::Null) {
+    if (!Default)
+      error("key '" + Key + "' is missing");
+    return Default;
+  }
+  if (std::optional<int64_t> I = V->getAsInteger())
+    return I;
+  error("key '" + Key + "' must be an integer");
+  return std::nullopt;
+}
+
+std::optional<double> Importer::number(StringRef Key,
+                                       std::optional<double> Default) {
+  const json::Value *V = get(Key);
+  if (!V || V->kind() == json::Value::Null) {
+    if (!Default)
+      error("key '" + Key + "' is missing");
+    return Default;
+  }
+  if (std::optional<double> D = V->getAsNumber())
+    return D;
+  error("key '" + Key + "' must be a number");
+  return std::nullopt;
+}
+
+std::optional<bool> Importer::boolean(StringRef Key, bool Default) {
+  const json::Value *V = get(Key);
+  if (!V || V->kind() == json::Value::Null)
+    return Default;
+  if (std::optional<bool> B = V->getAsBoolean())
+    return B;
+  error("key '" + Key + "' must be true or false");
+  return std::nullopt;
+}
+
+std::optional<std::string>
+Importer::string(StringRef Key, std::optional<std::string> Default) {
+  const json::Value *V = get(Key);
+  if (!V || V->kind() == json::Value::Null) {
+    if (!Default)
+      error("key '" + Key + "' is missing");
+    return Default;
+  }
+  if (std::optional<StringRef> S = V->getAsString())
+    return S->str();
+  error("key '" + Key + "' must be a string");
+  return std::nullopt;
+}
+
+std::optional<int64_t> Importer::intSetting(StringRef Setting, StringRef Key,
+                                            std::optional<int64_t> Default) {
+  bool Given = Config.get(Key) != nullptr;
+  std::optional<int64_t> V = integer(Key, Default);
+  if (V)
+    set(Setting, Twine(*V), Given ? Key : Twine(Key) + " (not set: default)");
+  return V;
+}
+
+void Importer::activation(StringRef Key, std::optional<std::string> Default) {
+  bool Given = Config.get(Key) != nullptr;
+  std::optional<std::string> HF = string(Key, Default);
+  if (!HF)
+    return;
+  std::optional<StringRef> Act = activationFor(*HF);
+  if (!Act) {
+    error("key '" + Key + "' is \"" + *HF +
+          "\", an activation encc cannot compute (it has gelu, gelu_tanh, "
+          "relu and silu)");
+    return;
+  }
+  set("activation", *Act,
+      Twine(Key) + " \"" + *HF + "\"" + (Given ? "" : " (not set: default)"));
+}
+
+void Importer::refuseIfTrue(StringRef Key, StringRef Why) {
+  std::optional<bool> B = boolean(Key, false);
+  if (B && *B)
+    error("key '" + Key + "' is true: " + Why);
+}
+
+void Importer::bert(bool Roberta) {
+  set("checkpoint", Roberta ? "roberta" : "bert", "model_type");
+  intSetting("d_model", "hidden_size");
+  intSetting("heads", "num_attention_heads");
+  intSetting("d_ff", "intermediate_size");
+  intSetting("blocks", "num_hidden_layers");
+  intSetting("vocab", "vocab_size");
+  if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
+    set("type_vocab", Twine(*T), "type_vocab_size");
+  std::optional<std::string> Pos = string("position_embedding_type", "absolute");
+  if (Pos && *Pos != "absolute")
+    error("key 'position_embedding_type' is \"" + *Pos +
+          "\": encc has learned absolute positions for this family, not "
+          "relative_key/relative_key_query attention");
+  set("positional", "learned", "position_embedding_type \"absolute\"");
+  std::optional<int64_t> MaxPos = integer("max_position_embeddings", 512);
+  if (Roberta) {
+    // Positions start after the padding id: row p + 1 is position 0.
+    std::optional<int64_t> Pad = integer("pad_token_id", 1);
+    if (MaxPos && Pad) {
+      int64_t Offset = *Pad + 1;
+      if (*Pad < 0 || *MaxPos <= Offset)
+        error(formatv("keys 'max_position_embeddings' ({0}) and "
+                      "'pad_token_id' ({1}) leave no position",
+                      *MaxPos, *Pad));
+      set("position_offset", Twine(Offset), "pad_token_id + 1");
+      set("max_len", Twine(*MaxPos - Offset),
+          "max_position_embeddings - (pad_token_id + 1)");
+    }
+  } else if (MaxPos) {
+    set("max_len", Twine(*MaxPos), "max_position_embeddings");
+  }
+  set("norm", "post", "BERT layout: LayerNorm after each residual");
+  set("embed_norm", "true", "embeddings.LayerNorm");
+  activation("hidden_act", std::string("gelu"));
+  if (std::optional<double> Eps = number("layer_norm_eps", 1e-12))
+    set("eps", floatText(*Eps), "layer_norm_eps");
+  refuseIfTrue("is_decoder", "encc compiles encoders, not decoders");
+  refuseIfTrue("add_cross_attention", "encc has no cross-attention");
+  get("pad_token_id"); // only RoBERTa's changes anything
+}
+
+void Importer::distilbert() {
+  set("checkpoint", "distilbert", "model_type");
+  intSetting("d_model", "dim");
+  intSetting("heads", "n_heads");
+  intSetting("d_ff", "hidden_dim");
+  intSetting("blocks", "n_layers");
+  intSetting("vocab", "vocab_size");
+  intSetting("max_len", "max_position_embeddings", 512);
+  refuseIfTrue("sinusoidal_pos_embds",
+               "DistilBERT's sinusoidal table is not the interleaved one encc "
+               "computes (it puts sin and cos in two halves)");
+  set("positional", "learned", "embeddings.position_embeddings");
+  set("norm", "post", "DistilBERT layout");
+  set("embed_norm", "true", "embeddings.LayerNorm");
+  activation("activation", std::string("gelu"));
+  set("eps", "1e-12", "fixed in DistilBERT's code");
+  get("pad_token_id");
+}
+
+void Importer::t5() {
+  set("checkpoint", "t5", "model_type");
+  intSetting("d_model", "d_model");
+  intSetting("heads", "num_heads");
+  intSetting("head_dim", "d_kv");
+  intSetting("d_ff", "d_ff");
+  intSetting("blocks", "num_layers");
+  intSetting("vocab", "vocab_size");
+  intSetting("max_len", "n_positions", 512);
+  std::optional<std::string> Proj = string("feed_forward_proj", "relu");
+  if (Proj) {
+    StringRef P = *Proj;
+    bool Gated = P.consume_front("gated-");
+    // T5Config: "gated-gelu" runs gelu_new (the tanh form).
+    std::string HF = Gated && P == "gelu" ? "gelu_new" : P.str();
+    std::optional<StringRef> Act = activationFor(HF);
+    if (!Act || P.contains('-')) {
+      error("key 'feed_forward_proj' is \"" + *Proj +
+            "\": encc takes ACT or gated-ACT with ACT one of gelu, gelu_new, "
+            "relu, silu");
+    } else {
+      set("ffn", Gated ? "gated" : "dense", Twine("feed_forward_proj \"") + *Proj + "\"");
+      set("activation", *Act, Twine("feed_forward_proj \"") + *Proj + "\"");
+      if (std::optional<std::string> Dense = string("dense_act_fn", HF)) {
+        std::optional<StringRef> D = activationFor(*Dense);
+        if (!D || *D != *Act)
+          error("keys 'feed_forward_proj' (\"" + *Proj + "\") and "
+                "'dense_act_fn' (\"" + *Dense + "\") disagree");
+      }
+      std::optional<bool> IsGated = boolean("is_gated_act", Gated);
+      if (IsGated && *IsGated != Gated)
+        error("keys 'feed_forward_proj' (\"" + *Proj + "\") and "
+              "'is_gated_act' disagree");
+    }
+  }
+  std::optional<int64_t> Buckets = integer("relative_attention_num_buckets", 32);
+  std::optional<int64_t> MaxDist =
+      integer("relative_attention_max_distance", 128);
+  if (Buckets && MaxDist)
+    set("positional",
+        formatv("relative(buckets = {0}, max_distance = {1})", *Buckets, *MaxDist),
+        "relative_attention_num_buckets, relative_attention_max_distance");
+  set("norm", "pre", "T5 layout: norm before each sublayer");
+  set("norm_type", "rmsnorm", "T5LayerNorm");
+  set("final_norm", "true", "encoder.final_layer_norm");
+  set("bias", "false", "T5 linear layers have no bias");
+  set("attention_scale", "1.0", "T5 folds the 1/sqrt(d_kv) scale into its weights");
+  if (std::optional<double> Eps = number("layer_norm_epsilon", 1e-6))
+    set("eps", floatText(*Eps), "layer_norm_epsilon");
+  refuseIfTrue("is_decoder", "encc compiles encoders, not decoders");
+  get("pad_token_id");
+}
+
+void Importer::modernbert() {
+  set("checkpoint", "modernbert", "model_type");
+  intSetting("d_model", "hidden_size");
+  intSetting("heads", "num_attention_heads");
+  intSetting("d_ff", "intermediate_size");
+  intSetting("blocks", "num_hidden_layers");
+  intSetting("vocab", "vocab_size");
+  intSetting("max_len", "max_position_embeddings");
+  std::optional<double> Global = number("global_rope_theta", 160000.0);
+  std::optional<double> Local = number("local_rope_theta", 10000.0);
+  if (Global && Local)
+    set("positional",
+        "rope(base = " + floatText(*Global) + ", local_base = " +
+            floatText(*Local) + ")",
+        "global_rope_theta, local_rope_theta");
+  intSetting("window", "local_attention", 128);
+  intSetting("global_every", "global_attn_every_n_layers", 3);
+  set("ffn", "gated", "mlp.Wi: gate and up in one tensor");
+  activation("hidden_activation", std::string("gelu"));
+  set("norm", "pre", "ModernBERT layout");
+  set("embed_norm", "true", "embeddings.norm");
+  set("first_attn_norm", "false", "layer 0 has no attn_norm");
+  set("final_norm", "true", "final_norm");
+  std::optional<bool> NormBias = boolean("norm_bias", false);
+  if (NormBias)
+    set("norm_bias", *NormBias ? "true" : "false", "norm_bias");
+  std::optional<bool> AttnBias = boolean("attention_bias", false);
+  std::optional<bool> MlpBias = boolean("mlp_bias", false);
+  if (AttnBias && MlpBias) {
+    if (*AttnBias != *MlpBias)
+      error(formatv("keys 'attention_bias' ({0}) and 'mlp_bias' ({1}) "
+                    "differ; encc's 'bias' covers every linear layer",
+                    *AttnBias, *MlpBias));
+    else
+      set("bias", *AttnBias ? "true" : "false", "attention_bias, mlp_bias");
+  }
+  if (std::optional<double> Eps = number("norm_eps", 1e-5))
+    set("eps", floatText(*Eps), "norm_eps");
+  get("pad_token_id");
+  get("position_embedding_type"); // ModernBERT uses rotary positions only
+}
+
+void Importer::run(StringRef ModelType) {
+  if (ModelType == "bert")
+    bert(/*Roberta=*/false);
+  else if (ModelType == "roberta" || ModelType == "xlm-roberta")
+    bert(/*Roberta=*/true);
+  else if (ModelType == "distilbert")
+    distilbert();
+  else if (ModelType == "t5")
+    t5();
+  else if (ModelType == "modernbert")
+    modernbert();
+  else
+    error("model_type \"" + ModelType +
+          "\" is not one encc imports (bert, roberta, xlm-roberta, "
+          "distilbert, t5, modernbert)");
+}
+
+void Importer::warnUnusedKeys() {
+  std::vector<std::string> Keys;
+  for (const auto &KV : Config)
+    Keys.push_back(KV.first.str());
+  llvm::sort(Keys);
+  for (const std::string &K : Keys)
+    if (!Used.contains(K) && !isHarmlessKey(K))
+      R.Warnings.push_back(ConfigName + ": key '" + K +
+                           "' is not one encc knows; ignored (check that it "
+                           "does not change what the model computes)");
+}
+
+/// Reads and parses a JSON file; an error names the file.
+std::optional<json::Value> readJSON(const std::string &Path,
+                                    std::vector<std::string> &Errors) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer) {
+    Errors.push_back(Path + ": cannot read: " + Buffer.getError().message());
+    return std::nullopt;
+  }
+  Expected<json::Value> V = json::parse((*Buffer)->getBuffer());
+  if (!V) {
+    Errors.push_back(Path + ": not valid JSON: " + toString(V.takeError()));
+    return std::nullopt;
+  }
+  return std::move(*V);
+}
+
+/// The sentence-transformers modules of a model directory.
+struct SentenceTransformers {
+  std::string TransformerPath; ///< where config.json is, relative
+  std::optional<std::string> Pooling;
+  std::string PoolingSource;
+  bool Normalize = false;
+};
+
+std::optional<SentenceTransformers>
+readModules(const std::string &Dir, enc::HFImportResult &R) {
+  SmallString<256> ModulesPath(Dir);
+  sys::path::append(ModulesPath, "modules.json");
+  if (!sys::fs::exists(ModulesPath))
+    return std::nullopt;
+  std::string Name = ModulesPath.str().str();
+  std::optional<json::Value> V = readJSON(Name, R.Errors);
+  if (!V)
+    return std::nullopt;
+  const json::Array *Modules = V->getAsArray();
+  if (!Modules) {
+    R.Errors.push_back(Name + ": expected a list of modules");
+    return std::nullopt;
+  }
+  SentenceTransformers ST;
+  for (const json::Value &M : *Modules) {
+    const json::Object *O = M.getAsObject();
+    std::optional<StringRef> Type = O ? O->getString("type") : std::nullopt;
+    std::optional<StringRef> Path = O ? O->getString("path") : std::nullopt;
+    if (!Type || !Path) {
+      R.Errors.push_back(Name + ": a module without 'type' and 'path'");
+      continue;
+    }
+    StringRef T = Type->rsplit('.').second.empty() ? *Type : Type->rsplit('.').second;
+    if (T == "Transformer") {
+      ST.TransformerPath = Path->str();
+    } else if (T == "Normalize") {
+      ST.Normalize = true;
+    } else if (T == "Pooling") {
+      SmallString<256> P(Dir);
+      sys::path::append(P, *Path, "config.json");
+      std::string PName = P.str().str();
+      std::optional<json::Value> PV = readJSON(PName, R.Errors);
+      const json::Object *PO = PV ? PV->getAsObject() : nullptr;
+      if (!PO) {
+        if (PV)
+          R.Errors.push_back(PName + ": expected an object");
+        continue;
+      }
+      std::vector<std::string> Modes;
+      for (const auto &KV : *PO) {
+        StringRef K = KV.first;
+        if (K.starts_with("pooling_mode_") && KV.second.getAsBoolean() == true)
+          Modes.push_back(K.str());
+      }
+      llvm::sort(Modes);
+      if (Modes.size() != 1) {
+        R.Errors.push_back(PName + ": " + std::to_string(Modes.size()) +
+                           " pooling modes are on" +
+                           (Modes.empty() ? "" : " (" + join(Modes, ", ") + ")") +
+                           "; encc pools with exactly one, cls or mean");
+      } else if (Modes[0] == "pooling_mode_cls_token") {
+        ST.Pooling = "cls";
+      } else if (Modes[0] == "pooling_mode_mean_tokens") {
+        ST.Pooling = "mean";
+      } else {
+        R.Errors.push_back(PName + ": key '" + Modes[0] +
+                           "' is true: encc pools with the cls token or the "
+                           "mean of the tokens only");
+      }
+      ST.PoolingSource = (Path->str() + "/config.json: " +
+                          (Modes.empty() ? std::string("?") : Modes[0]));
+    } else {
+      R.Errors.push_back(Name + ": module '" + Type->str() + "' (" +
+                         Path->str() +
+                         ") changes the embedding; encc cannot express it");
+    }
+  }
+  return ST;
+}
+
+} // namespace
+
+std::string enc::encoderNameFor(const std::string &ModelName) {
+  std::string Out;
+  for (char C : ModelName) {
+    if (isAlnum(C))
+      Out += toLower(C);
+    else if (!Out.empty() && Out.back() != '_')
+      Out += '_';
+  }
+  while (!Out.empty() && Out.back() == '_')
+    Out.pop_back();
+  if (Out.empty() || isDigit(Out[0]))
+    Out = "model_" + Out;
+  return Out;
+}
+
+enc::HFImportResult enc::importHuggingFace(const std::string &Path,
+                                           const std::string &Name) {
+  HFImportResult R;
+  std::string Dir, ConfigPath;
+  if (sys::fs::is_directory(Path)) {
+    Dir = Path;
+  } else {
+    ConfigPath = Path;
+    Dir = sys::path::parent_path(Path).str();
+    if (Dir.empty())
+      Dir = ".";
+  }
+  std::optional<SentenceTransformers> ST;
+  if (ConfigPath.empty()) {
+    ST = readModules(Dir, R);
+    SmallString<256> P(Dir);
+    if (ST && !ST->TransformerPath.empty())
+      sys::path::append(P, ST->TransformerPath);
+    sys::path::append(P, "config.json");
+    ConfigPath = P.str().str();
+  }
+  std::optional<json::Value> V = readJSON(ConfigPath, R.Errors);
+  if (!V)
+    return R;
+  const json::Object *Config = V->getAsObject();
+  if (!Config) {
+    R.Errors.push_back(ConfigPath + ": expected a JSON object");
+    return R;
+  }
+  Importer I(*Config, ConfigPath, R);
+  std::optional<StringRef> Type = Config->getString("model_type");
+  if (!Type) {
+    I.error("key 'model_type' is missing (is this a Hugging Face config.json?)");
+    return R;
+  }
+  I.run(*Type);
+  if (ST && ST->Pooling)
+    I.set("pooling", *ST->Pooling, ST->PoolingSource);
+  if (ST && ST->Normalize)
+    I.set("normalize", "true", "modules.json: a Normalize module");
+  I.warnUnusedKeys();
+  if (!R.Errors.empty())
+    return R;
+
+  std::string Model = Name;
+  if (Model.empty()) {
+    SmallString<256> Abs(Dir);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    Model = encoderNameFor(sys::path::filename(Abs).str());
+  }
+  raw_string_ostream OS(R.Enc);
+  OS << "// " << Model << ".enc: written by `encc import` from " << ConfigPath
+     << ".\n// Each value names the key it came from; the weights load as they "
+        "are\n// (checkpoint layout: docs/weights.md).\n"
+     << "encoder " << Model << " {\n";
+  // Keys aligned at '=', comments aligned after the longest line.
+  size_t KeyWidth = 0, LineWidth = 0;
+  for (const Setting &S : I.settings())
+    KeyWidth = std::max(KeyWidth, S.Key.size());
+  for (const Setting &S : I.settings())
+    LineWidth = std::max(LineWidth, KeyWidth + S.Value.size() + 6);
+  for (const Setting &S : I.settings()) {
+    std::string Text = "  " + S.Key + std::string(KeyWidth - S.Key.size(), ' ') +
+                       " = " + S.Value + ";";
+    OS << Text << std::string(LineWidth - Text.size() + 2, ' ') << "// "
+       << S.Source << "\n";
+  }
+  OS << "}\n";
+  return R;
+}
