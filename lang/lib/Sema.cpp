@@ -198,6 +198,13 @@ private:
   void reportCycle(SettingId Id);
 
   bool checkRange(const SettingInfo &Info);
+  /// The index of a resolved choice's value, if it resolved.
+  std::optional<unsigned> choiceValue(SettingId Id) const;
+  /// How many blocks attend within the window (0 without one), once window,
+  /// global_every and blocks are known and in range.
+  std::optional<int64_t> localBlocks() const;
+  /// "NAME is set here", when the setting is written.
+  void noteSetting(SettingId Id);
   void checkRules(SettingId Id, bool InRange);
   void checkChoiceRules(SettingId Id, const Choice &C, const ModelSpec &Spec);
 
@@ -405,6 +412,16 @@ EncoderResolver::defaultValue(const SettingInfo &Info) {
   case DefaultSpec::Expression:
     break;
   }
+  // The default head_dim = d_model / heads needs heads to divide d_model;
+  // checkRules(heads) says so, naming both values, so its evaluation here
+  // must not add a second message about an inexact division.
+  if (idOf(Info) == SettingId::head_dim)
+    if (auto D = valueOf(SettingId::d_model), H = valueOf(SettingId::heads);
+        D && H && H->K == EvalValue::Int && D->K == EvalValue::Int &&
+        H->I >= 1 && D->I % H->I != 0) {
+      Failed = true;
+      return std::nullopt;
+    }
   // The default is evaluated as if written, against this encoder's values.
   // A setting it reads that breaks its own range is reported by that rule;
   // evaluating the default from it would only add a cascade (or overflow).
@@ -721,17 +738,129 @@ bool EncoderResolver::checkRange(const SettingInfo &Info) {
   return false;
 }
 
+std::optional<unsigned> EncoderResolver::choiceValue(SettingId Id) const {
+  const std::optional<Choice> &C = Choices[indexOf(Id)];
+  if (!ChoiceDone[indexOf(Id)] || !C)
+    return std::nullopt;
+  return C->Value;
+}
+
+std::optional<int64_t> EncoderResolver::localBlocks() const {
+  auto Window = intOf(SettingId::window), Every = intOf(SettingId::global_every),
+       Blocks = intOf(SettingId::blocks);
+  if (!Window || !Every || !Blocks || *Window < 0 || *Every < 0 ||
+      *Blocks < 1 || *Blocks > 1024)
+    return std::nullopt;
+  if (*Window == 0)
+    return 0;
+  int64_t Global = *Every > 0 ? (*Blocks + *Every - 1) / *Every : 0;
+  return *Blocks - Global;
+}
+
+void EncoderResolver::noteSetting(SettingId Id) {
+  if (entry(Id))
+    note(rangeOfKey(Id), llvm::Twine(settingInfo(Id).Name) + " is set here");
+}
+
 void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   switch (Id) {
   case SettingId::heads:
+    // With head_dim written, each head has its own width and heads need not
+    // divide d_model (T5's d_kv).
     if (auto H = intOf(Id), D = intOf(SettingId::d_model);
         InRange && H && D && RangeOk[indexOf(SettingId::d_model)] &&
-        *D % *H != 0) {
+        !entry(SettingId::head_dim) && *D % *H != 0) {
       ruleError(Id, "d_model (" + str(*D) + ") is not divisible by heads (" +
                         str(*H) + ")");
-      if (entry(SettingId::d_model))
-        note(rangeOfKey(SettingId::d_model), "d_model is set here");
+      noteSetting(SettingId::d_model);
+      note(rangeOfKey(Id), "heads of another width need head_dim (T5's "
+                           "d_kv), which then need not divide d_model");
     }
+    return;
+  case SettingId::head_dim:
+    if (auto HD = intOf(Id), H = intOf(SettingId::heads);
+        InRange && HD && H && RangeOk[indexOf(SettingId::heads)] &&
+        *H > MaxAttentionWidth / *HD) {
+      ruleError(Id, "heads (" + str(*H) + ") * head_dim (" + str(*HD) +
+                        ") is too wide: the attention takes at most " +
+                        str(MaxAttentionWidth) + " columns");
+      noteSetting(SettingId::heads);
+    }
+    return;
+  case SettingId::attention_scale:
+    if (auto Scale = floatOf(Id);
+        InRange && Scale &&
+        (!(static_cast<float>(*Scale) > 0) ||
+         std::isinf(static_cast<float>(*Scale))))
+      ruleError(Id, "attention_scale (" + formatFloat(*Scale) +
+                        ") is not a positive finite fp32 number, the "
+                        "precision the model runs in");
+    return;
+  case SettingId::position_offset:
+    if (auto O = intOf(Id); InRange && O && *O > 0) {
+      std::optional<unsigned> P = choiceValue(SettingId::positional);
+      if (P && static_cast<PositionalKind>(*P) != PositionalKind::Learned) {
+        ruleError(Id, "position_offset (" + str(*O) +
+                          ") has no effect: positions are not learned "
+                          "(positional is " +
+                          toString(static_cast<PositionalKind>(*P)).str() + ")");
+        noteSetting(SettingId::positional);
+      } else if (auto M = intOf(SettingId::max_len);
+                 P && M && RangeOk[indexOf(SettingId::max_len)] &&
+                 *M > MaxInt32Setting - *O) {
+        ruleError(Id, "max_len (" + str(*M) + ") + position_offset (" +
+                          str(*O) + ") rows of embed.positions is more than "
+                          "the runtime takes (" +
+                          str(MaxInt32Setting) + ")");
+      }
+    }
+    return;
+  case SettingId::window:
+    if (auto W = intOf(Id); InRange && W && *W > 0) {
+      std::optional<int64_t> Local = localBlocks();
+      auto Every = intOf(SettingId::global_every);
+      if (Local && *Local == 0 && Every) {
+        ruleError(Id, "window (" + str(*W) +
+                          ") has no effect: every block is global (with "
+                          "global_every " + str(*Every) + ", block n is "
+                          "global when n % " + str(*Every) + " == 0, and "
+                          "blocks is " + str(*intOf(SettingId::blocks)) +
+                          ")");
+        noteSetting(SettingId::global_every);
+      } else if (auto M = intOf(SettingId::max_len);
+                 M && RangeOk[indexOf(SettingId::max_len)] && entry(Id) &&
+                 *W / 2 >= *M - 1) {
+        Diags.warning(rangeOfKey(Id),
+                      "window (" + str(*W) + ") has no effect at max_len " +
+                          str(*M) + ": every key is within window / 2 (" +
+                          str(*W / 2) + ") of every query");
+      }
+    }
+    return;
+  case SettingId::global_every:
+    if (auto E = intOf(Id), W = intOf(SettingId::window);
+        InRange && E && W && *E > 0 && *W == 0) {
+      ruleError(Id, "global_every (" + str(*E) +
+                        ") has no effect without a window: with window 0 "
+                        "every block is global");
+    }
+    return;
+  case SettingId::norm_bias:
+    if (auto NB = Values[indexOf(Id)]; NB.St == State::Done && !NB.Value.B)
+      if (std::optional<unsigned> K = choiceValue(SettingId::norm_type);
+          K && static_cast<NormType>(*K) == NormType::RMSNorm) {
+        ruleError(Id, "norm_bias = false has no effect: rmsnorm has no bias");
+        noteSetting(SettingId::norm_type);
+      }
+    return;
+  case SettingId::first_attn_norm:
+    if (auto F = Values[indexOf(Id)]; F.St == State::Done && !F.Value.B)
+      if (std::optional<unsigned> N = choiceValue(SettingId::norm);
+          N && static_cast<NormLayout>(*N) == NormLayout::Post) {
+        ruleError(Id, "first_attn_norm = false needs norm = pre: with norm "
+                      "= post, block 0's first norm follows its attention");
+        noteSetting(SettingId::norm);
+      }
     return;
   case SettingId::type_vocab:
     if (auto TV = intOf(Id), V = intOf(SettingId::vocab);
@@ -775,6 +904,8 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   case SettingId::embed_norm:
   case SettingId::final_norm:
   case SettingId::pooling:
+  case SettingId::ffn:
+  case SettingId::normalize:
     return;
   }
 }
@@ -786,10 +917,19 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
   SourceRange R = rangeOfKey(Id);
   switch (static_cast<PositionalKind>(C.Value)) {
   case PositionalKind::Rope:
-    if (auto D = intOf(SettingId::d_model), H = intOf(SettingId::heads);
-        D && H && *H >= 1 && *D % *H == 0 && (*D / *H) % 2 != 0)
-      error(R, "rope needs an even d_k, but d_model (" + str(*D) +
-                   ") / heads (" + str(*H) + ") = " + str(*D / *H));
+    if (auto HD = intOf(SettingId::head_dim); HD && *HD % 2 != 0) {
+      if (entry(SettingId::head_dim))
+        error(R, "rope needs an even d_k, but head_dim is " + str(*HD));
+      else
+        error(R, "rope needs an even d_k, but d_model (" +
+                     str(*intOf(SettingId::d_model)) + ") / heads (" +
+                     str(*intOf(SettingId::heads)) + ") = " + str(*HD));
+    } else if (Spec.RopeLocalBase != Spec.RopeBase &&
+               localBlocks() == std::optional<int64_t>(0)) {
+      error(R, "rope local_base (" + formatFloat(Spec.RopeLocalBase) +
+                   ") has no effect without local blocks (window is " +
+                   str(*intOf(SettingId::window)) + ")");
+    }
     return;
   case PositionalKind::Relative:
     if (Spec.RelBuckets < 2 || Spec.RelBuckets % 2 != 0)
@@ -871,7 +1011,6 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
   };
 #define ENC_SETTING(Key, Field, ...) assign(Spec.Field, valueFor(SettingId::Key));
 #include "enc/lang/Settings.def"
-  Spec.DK = Spec.DModel / Spec.Heads;
 
   Spec.Origins.reserve(NumSettings);
   for (const SettingInfo &Info : allSettings()) {

@@ -103,7 +103,7 @@ void printSpec(const ModelSpec &S, llvm::raw_ostream &OS) {
     }
     // Derived, shown beside what it derives from.
     if (idOf(Info) == SettingId::heads)
-      W.num("d_k", S.DK);
+      W.num("d_k", S.HeadDim);
   }
 }
 } // namespace

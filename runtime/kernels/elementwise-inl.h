@@ -1,4 +1,4 @@
-// SIMD bodies of the elementwise kernels (activation, add) over rows. The
+// SIMD bodies of the elementwise kernels (activation, add, mul) over rows. The
 // activations are math-inl.h's.
 #if defined(ENC_KERNELS_ELEMENTWISE_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_ELEMENTWISE_INL_H_
@@ -47,8 +47,12 @@ inline void ActivationRows(int32_t act, int64_t rows, int64_t d,
   });
 }
 
-inline void AddRows(int64_t rows, int64_t d, const float* a, int64_t ld_a,
-                    const float* b, int64_t ld_b, float* y, int64_t ld_y) {
+// y = op(a, b) over rows, op being Add or Mul (its vector and scalar forms).
+template <class VecOp, class ScalarOp>
+HWY_INLINE void BinaryRows(int64_t rows, int64_t d, const float* a,
+                           int64_t ld_a, const float* b, int64_t ld_b,
+                           float* y, int64_t ld_y, VecOp vec_op,
+                           ScalarOp scalar_op) {
   const hn::ScalableTag<float> df;
   const int64_t n = static_cast<int64_t>(hn::Lanes(df));
   for (int64_t r = 0; r < rows; ++r) {
@@ -57,11 +61,27 @@ inline void AddRows(int64_t rows, int64_t d, const float* a, int64_t ld_a,
     float* yr = y + r * ld_y;
     int64_t i = 0;
     for (; i + n <= d; i += n) {
-      hn::StoreU(hn::Add(hn::LoadU(df, ar + i), hn::LoadU(df, br + i)), df,
+      hn::StoreU(vec_op(hn::LoadU(df, ar + i), hn::LoadU(df, br + i)), df,
                  yr + i);
     }
-    for (; i < d; ++i) yr[i] = ar[i] + br[i];
+    for (; i < d; ++i) yr[i] = scalar_op(ar[i], br[i]);
   }
+}
+
+inline void AddRows(int64_t rows, int64_t d, const float* a, int64_t ld_a,
+                    const float* b, int64_t ld_b, float* y, int64_t ld_y) {
+  BinaryRows(
+      rows, d, a, ld_a, b, ld_b, y, ld_y,
+      [](auto u, auto v) { return hn::Add(u, v); },
+      [](float u, float v) { return u + v; });
+}
+
+inline void MulRows(int64_t rows, int64_t d, const float* a, int64_t ld_a,
+                    const float* b, int64_t ld_b, float* y, int64_t ld_y) {
+  BinaryRows(
+      rows, d, a, ld_a, b, ld_b, y, ld_y,
+      [](auto u, auto v) { return hn::Mul(u, v); },
+      [](float u, float v) { return u * v; });
 }
 
 }  // namespace HWY_NAMESPACE

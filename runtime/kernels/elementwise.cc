@@ -23,6 +23,10 @@ void AddRowsT(int64_t rows, int64_t d, const float* a, int64_t ld_a,
               const float* b, int64_t ld_b, float* y, int64_t ld_y) {
   AddRows(rows, d, a, ld_a, b, ld_b, y, ld_y);
 }
+void MulRowsT(int64_t rows, int64_t d, const float* a, int64_t ld_a,
+              const float* b, int64_t ld_b, float* y, int64_t ld_y) {
+  MulRows(rows, d, a, ld_a, b, ld_b, y, ld_y);
+}
 }  // namespace HWY_NAMESPACE
 }  // namespace enc
 HWY_AFTER_NAMESPACE();
@@ -31,6 +35,7 @@ HWY_AFTER_NAMESPACE();
 namespace enc {
 HWY_EXPORT(ActivationRowsT);
 HWY_EXPORT(AddRowsT);
+HWY_EXPORT(MulRowsT);
 
 namespace {
 struct ActTask {
@@ -47,7 +52,9 @@ void RunActTask(void* ctx, int64_t begin, int64_t end) {
   (t->act, end - begin, t->d, t->x + begin * t->ld_x, t->ld_x,
    t->y + begin * t->ld_y, t->ld_y);
 }
-struct AddTask {
+// y = a (op) b for rows [begin, end), op being AddRowsT or MulRowsT.
+struct BinaryTask {
+  bool mul;
   int64_t d;
   const float* a;
   int64_t ld_a;
@@ -56,11 +63,18 @@ struct AddTask {
   float* y;
   int64_t ld_y;
 };
-void RunAddTask(void* ctx, int64_t begin, int64_t end) {
-  auto* t = static_cast<AddTask*>(ctx);
-  HWY_DYNAMIC_DISPATCH(AddRowsT)
-  (end - begin, t->d, t->a + begin * t->ld_a, t->ld_a, t->b + begin * t->ld_b,
-   t->ld_b, t->y + begin * t->ld_y, t->ld_y);
+void RunBinaryTask(void* ctx, int64_t begin, int64_t end) {
+  auto* t = static_cast<BinaryTask*>(ctx);
+  const float* a = t->a + begin * t->ld_a;
+  const float* b = t->b + begin * t->ld_b;
+  float* y = t->y + begin * t->ld_y;
+  if (t->mul) {
+    HWY_DYNAMIC_DISPATCH(MulRowsT)
+    (end - begin, t->d, a, t->ld_a, b, t->ld_b, y, t->ld_y);
+  } else {
+    HWY_DYNAMIC_DISPATCH(AddRowsT)
+    (end - begin, t->d, a, t->ld_a, b, t->ld_b, y, t->ld_y);
+  }
 }
 
 enc_status CheckRows(const char* fn, int64_t rows, int64_t d, int64_t ld_y,
@@ -72,6 +86,23 @@ enc_status CheckRows(const char* fn, int64_t rows, int64_t d, int64_t ld_y,
     return Fail(ENC_ERR_INPUT, "%s: ld_y (%lld) < d (%lld)", fn,
                 (long long)ld_y, (long long)d);
   }
+  return ENC_OK;
+}
+
+// enc_add_rows and enc_mul_rows: the same checks and split.
+enc_status BinaryRows(const char* fn, bool mul, int64_t rows, int64_t d,
+                      const float* a, int64_t ld_a, const float* b,
+                      int64_t ld_b, float* y, int64_t ld_y) {
+  if (enc_status s = CheckRows(fn, rows, d, ld_y, y)) return s;
+  if (a == nullptr || b == nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn, a == nullptr ? "a" : "b");
+  }
+  if (ld_a < d || ld_b < d) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_a (%lld) and ld_b (%lld) must be >= d (%lld)",
+                fn, (long long)ld_a, (long long)ld_b, (long long)d);
+  }
+  BinaryTask task{mul, d, a, ld_a, b, ld_b, y, ld_y};
+  enc_parallel_for(rows, 16, RunBinaryTask, &task);
   return ENC_OK;
 }
 }  // namespace
@@ -96,18 +127,14 @@ extern "C" enc_status enc_activation_rows(int32_t act, int64_t rows, int64_t d,
 extern "C" enc_status enc_add_rows(int64_t rows, int64_t d, const float* a,
                                    int64_t ld_a, const float* b, int64_t ld_b,
                                    float* y, int64_t ld_y) {
-  using enc::Fail;
-  const char* fn = "enc_add_rows";
-  if (enc_status s = enc::CheckRows(fn, rows, d, ld_y, y)) return s;
-  if (a == nullptr || b == nullptr) {
-    return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn, a == nullptr ? "a" : "b");
-  }
-  if (ld_a < d || ld_b < d) {
-    return Fail(ENC_ERR_INPUT, "%s: ld_a (%lld) and ld_b (%lld) must be >= d (%lld)",
-                fn, (long long)ld_a, (long long)ld_b, (long long)d);
-  }
-  enc::AddTask task{d, a, ld_a, b, ld_b, y, ld_y};
-  enc_parallel_for(rows, 16, enc::RunAddTask, &task);
-  return ENC_OK;
+  return enc::BinaryRows("enc_add_rows", /*mul=*/false, rows, d, a, ld_a, b,
+                         ld_b, y, ld_y);
+}
+
+extern "C" enc_status enc_mul_rows(int64_t rows, int64_t d, const float* a,
+                                   int64_t ld_a, const float* b, int64_t ld_b,
+                                   float* y, int64_t ld_y) {
+  return enc::BinaryRows("enc_mul_rows", /*mul=*/true, rows, d, a, ld_a, b,
+                         ld_b, y, ld_y);
 }
 #endif  // HWY_ONCE

@@ -8,6 +8,7 @@
 namespace enc {
 struct PoolArgs {
   int32_t mode;  // enc_pool_mode
+  bool normalize;
   int32_t batch, seq_len;
   int64_t d;
   const int32_t* lengths;  // or nullptr
@@ -25,6 +26,9 @@ struct PoolArgs {
 #else
 #define ENC_KERNELS_POOL_INL_H_
 #endif
+
+#include <algorithm>
+#include <cmath>
 
 #include "hwy/highway.h"
 
@@ -85,6 +89,40 @@ HWY_INLINE void MeanRows(const float* HWY_RESTRICT x, int64_t ld_x,
   }
 }
 
+// The squared L2 norm of a row: a float sum of squares, or, when that
+// overflows or may have lost small values to underflow (it is not a normal
+// number well above FLT_MIN), a double one.
+HWY_INLINE double SquaredNorm(const float* HWY_RESTRICT row, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  auto acc = hn::Zero(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto v = hn::LoadU(d, row + i);
+    acc = hn::MulAdd(v, v, acc);
+  }
+  float sum = hn::GetLane(hn::SumOfLanes(d, acc));
+  for (; i < n; ++i) sum += row[i] * row[i];
+  if (std::isfinite(sum) && sum > 1e-30f) return sum;
+  double exact = 0.0;
+  for (size_t k = 0; k < n; ++k) exact += double(row[k]) * double(row[k]);
+  return exact;
+}
+
+// row /= max(||row||_2, 1e-12), in place (docs/numerics.md#output).
+HWY_INLINE void NormalizeRow(float* HWY_RESTRICT row, size_t n) {
+  const double norm = std::sqrt(SquaredNorm(row, n));
+  const float inv = static_cast<float>(1.0 / std::max(norm, 1e-12));
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const auto vinv = hn::Set(d, inv);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    hn::StoreU(hn::Mul(hn::LoadU(d, row + i), vinv), d, row + i);
+  }
+  for (; i < n; ++i) row[i] *= inv;
+}
+
 HWY_INLINE void PoolBatch(const PoolArgs& a) {
   const size_t n = static_cast<size_t>(a.d);
   int64_t first_row = 0;
@@ -97,6 +135,7 @@ HWY_INLINE void PoolBatch(const PoolArgs& a) {
       for (int64_t i = 0; i < a.seq_len; ++i) {
         if (i < len) {
           CopyRow(x + i * a.ld_x, out + i * a.ld_out, n);
+          if (a.normalize) NormalizeRow(out + i * a.ld_out, n);
         } else {
           ZeroRow(out + i * a.ld_out, n);
         }
@@ -105,10 +144,13 @@ HWY_INLINE void PoolBatch(const PoolArgs& a) {
       float* out = a.out + static_cast<int64_t>(b) * a.ld_out;
       if (len == 0) {
         ZeroRow(out, n);
-      } else if (a.mode == 1) {
-        CopyRow(x, out, n);
       } else {
-        MeanRows(x, a.ld_x, len, out, n);
+        if (a.mode == 1) {
+          CopyRow(x, out, n);
+        } else {
+          MeanRows(x, a.ld_x, len, out, n);
+        }
+        if (a.normalize) NormalizeRow(out, n);
       }
     }
   }

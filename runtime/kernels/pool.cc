@@ -25,13 +25,17 @@ HWY_EXPORT(Pool);
 static void RunPool(const PoolArgs& a) { HWY_DYNAMIC_DISPATCH(Pool)(a); }
 }  // namespace enc
 
-extern "C" enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len,
-                               int64_t d, const int32_t* lengths,
-                               const float* x, int64_t ld_x, float* out,
-                               int64_t ld_out) {
+extern "C" enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
+                               int32_t seq_len, int64_t d,
+                               const int32_t* lengths, const float* x,
+                               int64_t ld_x, float* out, int64_t ld_out) {
   using enc::Fail;
   if (mode != ENC_POOL_NONE && mode != ENC_POOL_CLS && mode != ENC_POOL_MEAN) {
     return Fail(ENC_ERR_INPUT, "enc_pool: unknown pooling mode %d", mode);
+  }
+  if (normalize != 0 && normalize != 1) {
+    return Fail(ENC_ERR_INPUT, "enc_pool: normalize (%d) is neither 0 nor 1",
+                normalize);
   }
   if (batch < 0) return Fail(ENC_ERR_INPUT, "enc_pool: batch (%d) < 0", batch);
   if (seq_len < 1) return Fail(ENC_ERR_INPUT, "enc_pool: seq_len (%d) < 1", seq_len);
@@ -46,7 +50,8 @@ extern "C" enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len,
     return s;
   }
   if (batch == 0) return ENC_OK;
-  enc::RunPool(enc::PoolArgs{mode, batch, seq_len, d, lengths, x, ld_x, out, ld_out});
+  enc::RunPool(enc::PoolArgs{mode, normalize != 0, batch, seq_len, d, lengths,
+                             x, ld_x, out, ld_out});
   return ENC_OK;
 }
 #endif  // HWY_ONCE

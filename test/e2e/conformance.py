@@ -28,13 +28,23 @@ results = []
 
 def report(name, abs_err, rel_err, ok, note=""):
     results.append(ok)
-    print("%-4s %-34s max|err| %.3g  max err/max(1,|ref|) %.3g %s" % (
+    print("%-4s %-40s max|err| %.3g  max err/max(1,|ref|) %.3g %s" % (
         "ok" if ok else "FAIL", name, abs_err, rel_err, note), flush=True)
 
 
-def reference_case(name, encoder, **kw):
+def reference_case(name, encoder, torch=False, **kw):
+    """encc against the float64 reference; with torch, the same output
+    against torch_export.torch_forward too (PyTorch's own F.silu, F.gelu,
+    F.layer_norm, F.normalize, softmax with a window mask, ... on the same
+    weights), reported as its own line."""
     r = ec.conformance_case(name, ENC, encoder, WORK, **kw)
     report(name, r["abs"], r["rel"], r["ok"], "(max |ref| %.3g)" % r["max_ref"])
+    if torch:
+        import torch_export as te
+        t = te.torch_forward(r["spec"], r["weights"], **{
+            k: r["inputs"].get(k) for k in ("tokens", "token_types", "embeddings", "lengths")})
+        a, rel, ok = ec.compare(r["out"], t)
+        report("torch " + name, a, rel, ok, "(vs torch_forward)")
     return r
 
 
@@ -131,6 +141,29 @@ def main():
                    flags=["-O0"])
     reference_case("max_len sequence", "alibi6", batch=1, seq=32)
     reference_case("12 blocks, d_model 128", "deep12", batch=2, seq=16, lengths=[16, 5])
+    # Spec v2 settings, each against the reference and torch.
+    reference_case("gated silu (SwiGLU)", "gated_silu", torch=True, batch=2, seq=11,
+                   lengths=[11, 4])
+    reference_case("gated silu -O0 (unfused)", "gated_silu", batch=2, seq=7, lengths=[7, 3],
+                   flags=["-O0"])
+    reference_case("gated gelu alibi mean", "gated_gelu_alibi", torch=True, batch=3, seq=9,
+                   lengths=[9, 5, 0])
+    reference_case("t5 v1.1 head_dim 8 x 6", "t5_v1_1_like", torch=True, batch=2, seq=20,
+                   lengths=[20, 7])
+    reference_case("head_dim 16 x 4 > d_model", "head_dim_wide", torch=True, batch=2, seq=9,
+                   lengths=[9, 2])
+    reference_case("position_offset 2", "roberta_like", torch=True, batch=2, seq=24,
+                   lengths=[24, 10])
+    reference_case("mean + normalize", "minilm_like", torch=True, batch=3, seq=8,
+                   lengths=[8, 3, 0])
+    reference_case("cls + normalize", "bge_like", torch=True, batch=3, seq=8, lengths=[8, 1, 0])
+    reference_case("normalize per token", "normalize_tokens", torch=True, batch=2, seq=6,
+                   lengths=[6, 2])
+    reference_case("nomic-like swiglu rope 1000", "nomic_like", torch=True, batch=2, seq=12,
+                   lengths=[12, 6])
+    reference_case("norm_bias false, first_attn_norm false", "modernbert_global", torch=True,
+                   batch=2, seq=10, lengths=[10, 3])
+    reference_case("norm_bias false -O0", "modernbert_global", batch=2, seq=6, flags=["-O0"])
     permutation_case("no_positions", True)
     permutation_case("torch_post_relu", False)
     permutation_case("rope_halves", False)

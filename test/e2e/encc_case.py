@@ -95,8 +95,8 @@ def conformance_case(name, enc_path, encoder, workdir, seed=1, batch=2, seq=7,
     """Runs one case; returns a result dict (and the harness, for reuse)."""
     spec = spec_of(enc_path, encoder)
     casedir = os.path.join(workdir, name)
-    expected, _, inputs = reference.make_case(spec, seed, batch, seq, lengths, dtype,
-                                              outdir=casedir, with_types=with_types)
+    expected, weights, inputs = reference.make_case(spec, seed, batch, seq, lengths, dtype,
+                                                    outdir=casedir, with_types=with_types)
     if exe is None:
         exe = build_model(enc_path, encoder, os.path.join(workdir, name + ".build"), flags)
     files = json.load(open(os.path.join(casedir, "inputs.json")))["inputs"]
@@ -106,4 +106,5 @@ def conformance_case(name, enc_path, encoder, workdir, seed=1, batch=2, seq=7,
     abs_err, rel_err, ok = compare(out, expected)
     return {"name": name, "abs": abs_err, "rel": rel_err, "ok": ok,
             "max_ref": float(np.abs(expected).max()), "exe": exe, "out": out,
-            "expected": expected, "inputs": inputs, "spec": spec, "casedir": casedir}
+            "expected": expected, "inputs": inputs, "spec": spec, "casedir": casedir,
+            "weights": weights}

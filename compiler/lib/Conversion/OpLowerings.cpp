@@ -33,20 +33,33 @@ int64_t rows(Value V) {
   return cast<RankedTensorType>(V.getType()).getShape().front();
 }
 
+/// The rows of a positional table from `Offset` on (position p is row
+/// p + Offset): a pointer offset and the rows left, or null and 0.
+std::pair<Value, int64_t> positionRows(EncoderLowering &E, Value Table,
+                                       int64_t Offset, Location L) {
+  if (!Table)
+    return {E.B.null(L), 0};
+  Value Ptr = E.view(Table).Ptr;
+  if (Offset > 0)
+    Ptr = E.B.offset(Ptr, E.B.i64(Offset * width(Table), L), L);
+  return {Ptr, rows(Table) - Offset};
+}
+
 LogicalResult lower(EncoderLowering &E, EmbedTokensOp Op) {
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
   int64_t TypeVocab = Op.getTypeTable() ? rows(Op.getTypeTable()) : 0;
-  int64_t PosRows = Op.getPositions() ? rows(Op.getPositions()) : 0;
+  auto [Pos, PosRows] =
+      positionRows(E, Op.getPositions(), Op.getPositionOffset(), L);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_tokens),
                 {E.Batch, E.SeqLen, E.view(Op.getIds()).Ptr,
                  E.ptrOrNull(Op.getTypes(), L), E.Lengths,
                  E.view(Op.getTable()).Ptr, B.i32(rows(Op.getTable()), L),
                  B.f32(Op.getScale().convertToFloat(), L),
-                 E.ptrOrNull(Op.getTypeTable(), L), B.i32(TypeVocab, L),
-                 E.ptrOrNull(Op.getPositions(), L), B.i64(PosRows, L),
-                 B.i64(width(Op.getTable()), L), Y.Ptr, B.i64(Y.Ld, L)},
+                 E.ptrOrNull(Op.getTypeTable(), L), B.i32(TypeVocab, L), Pos,
+                 B.i64(PosRows, L), B.i64(width(Op.getTable()), L), Y.Ptr,
+                 B.i64(Y.Ld, L)},
                 L);
   return success();
 }
@@ -56,10 +69,12 @@ LogicalResult lower(EncoderLowering &E, AddPositionsOp Op) {
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
   View X = E.view(Op.getInput());
+  auto [Pos, PosRows] =
+      positionRows(E, Op.getTable(), Op.getPositionOffset(), L);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_floats),
-                {E.Batch, E.SeqLen, X.Ptr, B.i64(X.Ld, L), E.Lengths,
-                 E.view(Op.getTable()).Ptr, B.i64(rows(Op.getTable()), L),
-                 B.i64(width(Op.getInput()), L), Y.Ptr, B.i64(Y.Ld, L)},
+                {E.Batch, E.SeqLen, X.Ptr, B.i64(X.Ld, L), E.Lengths, Pos,
+                 B.i64(PosRows, L), B.i64(width(Op.getInput()), L), Y.Ptr,
+                 B.i64(Y.Ld, L)},
                 L);
   return success();
 }
@@ -104,6 +119,18 @@ LogicalResult lower(EncoderLowering &E, AddOp Op) {
   return success();
 }
 
+LogicalResult lower(EncoderLowering &E, MulOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View A = E.view(Op.getLhs()), C = E.view(Op.getRhs());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_mul_rows),
+                {E.ValidRows, B.i64(width(Op.getLhs()), L), A.Ptr,
+                 B.i64(A.Ld, L), C.Ptr, B.i64(C.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
 LogicalResult lower(EncoderLowering &E, NormOp Op) {
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
@@ -136,6 +163,9 @@ LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
   if (Q.Ld != K.Ld || Q.Ld != V.Ld)
     return Op.emitError("q, k and v must share a row stride, not ")
            << Q.Ld << ", " << K.Ld << " and " << V.Ld;
+  if (Op.getWindow() != 0)
+    return Op.emitError("local attention (window ")
+           << Op.getWindow() << ") is not implemented by the runtime yet";
   // enc_attention_params, every field zero unless set below.
   auto ParamsTy = abi::structType<enc_attention_params>(B.getContext());
   SmallVector<Value> Fields;
@@ -190,7 +220,8 @@ LogicalResult lower(EncoderLowering &E, PoolOp Op) {
   View X = E.view(Op.getInput());
   int64_t D = width(Op.getInput());
   B.callChecked(ENC_RUNTIME_CALLEE(enc_pool),
-                {B.i32(abi::toRuntime(Op.getMode()), L), E.Batch, E.SeqLen,
+                {B.i32(abi::toRuntime(Op.getMode()), L),
+                 B.i32(Op.getNormalize() ? 1 : 0, L), E.Batch, E.SeqLen,
                  B.i64(D, L), E.view(Op.getLengths()).Ptr, X.Ptr,
                  B.i64(X.Ld, L), E.Out, B.i64(D, L)},
                 L);
@@ -226,7 +257,8 @@ LogicalResult enc::emitForwardBody(EncoderLowering &E) {
     LogicalResult Lowered =
         llvm::TypeSwitch<Operation *, LogicalResult>(&Op)
             .Case<EmbedTokensOp, AddPositionsOp, LinearOp, ActivationOp, AddOp,
-                  NormOp, SliceColumnsOp, AttentionOp, PoolOp, func::ReturnOp>(
+                  MulOp, NormOp, SliceColumnsOp, AttentionOp, PoolOp,
+                  func::ReturnOp>(
                 [&](auto Op) { return lower(E, Op); })
             .Default([](Operation *Op) {
               return Op->emitError("cannot lower this op to runtime calls");

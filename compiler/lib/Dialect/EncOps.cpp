@@ -46,6 +46,22 @@ LogicalResult verifyVector(Operation *Op, Type T, int64_t Size,
   return success();
 }
 
+/// A positional table read from row `Offset` on must have rows past it.
+LogicalResult verifyPositionOffset(Operation *Op, Value Table, int64_t Offset) {
+  if (Offset < 0)
+    return Op->emitOpError() << "position_offset (" << Offset
+                             << ") must not be negative";
+  if (Offset > 0 && !Table)
+    return Op->emitOpError() << "position_offset (" << Offset
+                             << ") needs a positional table";
+  if (Table && shape(Table.getType())[0] <= Offset)
+    return Op->emitOpError() << "positional table has "
+                             << shape(Table.getType())[0]
+                             << " rows, none past position_offset ("
+                             << Offset << ")";
+  return success();
+}
+
 /// The custom<Kind> directives: an enum written as a bare keyword.
 template <typename AttrT, typename SymbolizeFn>
 ParseResult parseEnumKeyword(OpAsmParser &Parser, AttrT &Attr,
@@ -198,7 +214,7 @@ LogicalResult EmbedTokensOp::verify() {
     return emitOpError() << "positional table must be [max_len, "
                          << width(Table) << "], not "
                          << str(shape(getPositions().getType()));
-  return success();
+  return verifyPositionOffset(*this, getPositions(), getPositionOffset());
 }
 
 LogicalResult AddPositionsOp::verify() {
@@ -213,7 +229,7 @@ LogicalResult AddPositionsOp::verify() {
     return emitOpError() << "result type " << getType()
                          << " differs from the input's "
                          << getInput().getType();
-  return success();
+  return verifyPositionOffset(*this, getTable(), getPositionOffset());
 }
 
 LogicalResult LinearOp::verify() {
@@ -288,6 +304,9 @@ LogicalResult AttentionOp::verify() {
                          << Heads << ")";
   if (rank(getLengths().getType()) != 1)
     return emitOpError() << "lengths must be [batch]";
+  if (int64_t Window = getWindow(); Window < 0)
+    return emitOpError() << "window (" << Window
+                         << ") must not be negative (0: every key)";
   int64_t DK = D / Heads;
   auto Tables = getTables();
   auto expectTables = [&](size_t N, StringRef What) -> LogicalResult {
@@ -354,5 +373,9 @@ LogicalResult ActivationOp::verify() {
 }
 
 LogicalResult AddOp::verify() {
+  return verifyActivation(*this, getType(), "operands");
+}
+
+LogicalResult MulOp::verify() {
   return verifyActivation(*this, getType(), "operands");
 }

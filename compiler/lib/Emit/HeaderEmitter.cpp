@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
@@ -27,6 +28,46 @@ std::string shapeString(RankedTensorType T) {
   return S + "]";
 }
 
+/// Block indices as "0, 3, 6", the first dozen of them then "...".
+std::string blockList(ArrayRef<int64_t> Blocks) {
+  std::string S;
+  for (auto [I, N] : llvm::enumerate(Blocks)) {
+    if (I == 12)
+      return S + ", ...";
+    S += (I ? ", " : "") + std::to_string(N);
+  }
+  return S;
+}
+
+/// The attention of the blocks: heads, their width, the scale, and which
+/// blocks attend within a window (docs/numerics.md#attention).
+void describeAttention(func::FuncOp F, llvm::raw_ostream &OS) {
+  SmallVector<AttentionOp> Attns;
+  F.walk([&](AttentionOp A) { Attns.push_back(A); });
+  if (Attns.empty())
+    return;
+  AttentionOp First = Attns.front();
+  int64_t Width =
+      cast<RankedTensorType>(First.getType()).getShape().back();
+  int64_t Heads = First.getHeads();
+  OS << " *   attention: " << Heads << " heads of d_k " << Width / Heads
+     << " (" << Width << " wide), scores scaled by "
+     << llvm::format("%g", First.getScale().convertToFloat()) << "; ";
+  SmallVector<int64_t> Local, Global;
+  int64_t Window = 0;
+  for (auto [N, A] : llvm::enumerate(Attns)) {
+    (A.getWindow() ? Local : Global).push_back(N);
+    Window = std::max<int64_t>(Window, A.getWindow());
+  }
+  if (Local.empty())
+    OS << "every block global\n";
+  else
+    OS << "blocks " << blockList(Local) << " local (window " << Window
+       << ": query i sees keys j with |i - j| <= " << Window / 2 << ")"
+       << (Global.empty() ? "" : ", blocks " + blockList(Global) + " global")
+       << "\n";
+}
+
 void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
   ModelFacts Facts = modelFacts(F);
@@ -34,7 +75,13 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   int64_t Vocab = Facts.Vocab, TypeVocab = Facts.TypeVocab;
   int64_t Arena = getArenaRowFloats(F).value_or(0);
   PoolMode Mode = PoolMode::none;
-  F.walk([&](PoolOp P) { Mode = P.getMode(); });
+  bool Normalized = false;
+  F.walk([&](PoolOp P) {
+    Mode = P.getMode();
+    Normalized = P.getNormalize();
+  });
+  bool Gated = false;
+  F.walk([&](Operation *Op) { Gated |= isa<MulOp>(Op); });
   bool Pooled = Facts.Pooled;
 
   std::string Where = "?";
@@ -53,7 +100,12 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << " * encoder " << N << " (" << Where << ")\n"
      << " *   d_model " << D << ", heads " << Facts.Heads << ", d_ff "
      << Facts.DFF << ", blocks " << Facts.Blocks
-     << ", max_len " << MaxLen << ", pooling " << stringifyPoolMode(Mode) << "\n"
+     << ", max_len " << MaxLen << ", pooling " << stringifyPoolMode(Mode) << "\n";
+  describeAttention(F, OS);
+  OS << " *   feed-forward: "
+     << (Gated ? "gated, act(x Wgate + bgate) * (x Wup + bup), then down"
+               : "dense, act(x Wup + bup), then down")
+     << "\n"
      << " *\n"
      << " * Input (enc_input): batch >= 1, 1 <= seq_len <= " << MaxLen << ";\n";
   if (Vocab > 0)
@@ -67,7 +119,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
        << ", or NULL for type 0;\n";
   OS << " *   lengths [batch] in 0..seq_len, or NULL when every sequence is full.\n"
      << " * Output: " << (Pooled ? "[batch, " : "[batch, seq_len, ") << D
-     << "] floats" << (Pooled ? "" : ", rows i >= lengths[b] set to 0") << ".\n"
+     << "] floats" << (Pooled ? "" : ", rows i >= lengths[b] set to 0")
+     << (Normalized ? ";\n *   each output vector divided by max(its L2 norm, "
+                      "1e-12) (normalize)"
+                    : "")
+     << ".\n"
      << " *\n"
      << " * Memory: the loaded model holds its " << Weights.size()
      << " weight tensors as fp32 (" << WeightFloats * 4

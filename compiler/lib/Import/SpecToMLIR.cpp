@@ -19,8 +19,6 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <cmath>
-
 using namespace mlir;
 using namespace enc;
 
@@ -61,13 +59,20 @@ private:
   Value norm(Value X, llvm::StringRef Prefix, Location L);
   Value linear(Value X, llvm::StringRef Prefix, int64_t Out, int64_t In,
                Location L);
-  Value attention(Value X, const std::string &Block, ArrayRef<Value> Tables);
+  Value attention(Value X, const std::string &Block, ArrayRef<Value> Tables,
+                  bool Local);
   Value ffn(Value X, const std::string &Block);
+  /// Whether block N attends within the window (docs/numerics.md#attention).
+  bool isLocal(int64_t N) const {
+    return Spec.Window > 0 &&
+           !(Spec.GlobalEvery > 0 && N % Spec.GlobalEvery == 0);
+  }
   /// The function, its arguments (enc.input) and facts, without a body.
   func::FuncOp function(ModuleOp Module);
   Value embedding(Block *Entry);
-  /// The positional tables every block's attention reads.
-  SmallVector<Value> attentionTables();
+  /// The positional tables the attention of every block reads; RoPE's come
+  /// from `RopeBase` (the local base in local blocks).
+  SmallVector<Value> attentionTables(double RopeBase);
   Value block(Value X, int64_t N, ArrayRef<Value> Tables);
 
   MLIRContext &Ctx;
@@ -91,11 +96,11 @@ Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
 
 Value Importer::norm(Value X, llvm::StringRef Prefix, Location L) {
   int64_t D = Spec.DModel;
-  bool Layer = Spec.NormKind == NormType::LayerNorm;
+  bool Beta = Spec.NormKind == NormType::LayerNorm && Spec.NormBias;
   Value Gamma = weight((Prefix + ".weight").str(), {D}, L);
-  Value Beta = Layer ? weight((Prefix + ".bias").str(), {D}, L) : Value();
+  Value BetaW = Beta ? weight((Prefix + ".bias").str(), {D}, L) : Value();
   auto Kind = NormKindAttr::get(&Ctx, toDialect<NormKind>(Spec.NormKind));
-  return B.create<NormOp>(L, X.getType(), Kind, X, Gamma, Beta,
+  return B.create<NormOp>(L, X.getType(), Kind, X, Gamma, BetaW,
                           B.getF32FloatAttr(static_cast<float>(Spec.Eps)));
 }
 
@@ -108,13 +113,13 @@ Value Importer::linear(Value X, llvm::StringRef Prefix, int64_t Out,
 }
 
 Value Importer::attention(Value X, const std::string &Block,
-                          ArrayRef<Value> Tables) {
-  int64_t D = Spec.DModel;
+                          ArrayRef<Value> Tables, bool Local) {
+  int64_t D = Spec.DModel, Width = Spec.Heads * Spec.HeadDim;
   Location L = loc("heads", Block);
   std::string P = Block + ".attn.";
-  Value Q = linear(X, P + "q", D, D, L);
-  Value K = linear(X, P + "k", D, D, L);
-  Value V = linear(X, P + "v", D, D, L);
+  Value Q = linear(X, P + "q", Width, D, L);
+  Value K = linear(X, P + "k", Width, D, L);
+  Value V = linear(X, P + "v", Width, D, L);
   AttnPositional Kind = AttnPositional::none;
   RopePairingAttr Style;
   switch (Spec.Positional) {
@@ -133,21 +138,39 @@ Value Importer::attention(Value X, const std::string &Block,
   case PositionalKind::Learned:
     break;
   }
-  Location AL = Kind == AttnPositional::none ? L : loc("positional", Block);
-  float Scale = static_cast<float>(1.0 / std::sqrt(double(Spec.DK)));
+  Location AL = Local ? loc("window", Block)
+                : Kind == AttnPositional::none ? L
+                                               : loc("positional", Block);
+  float Scale = static_cast<float>(Spec.AttentionScale);
   Value A = B.create<AttentionOp>(
-      AL, activation(D), Q, K, V, Lengths, Tables, B.getI64IntegerAttr(Spec.Heads),
-      B.getF32FloatAttr(Scale), AttnPositionalAttr::get(&Ctx, Kind), Style);
-  return linear(A, P + "o", D, D, L);
+      AL, activation(Width), Q, K, V, Lengths, Tables,
+      B.getI64IntegerAttr(Spec.Heads), B.getF32FloatAttr(Scale),
+      AttnPositionalAttr::get(&Ctx, Kind), Style,
+      B.getI64IntegerAttr(Local ? Spec.Window : 0));
+  return linear(A, P + "o", D, Width, L);
 }
 
 Value Importer::ffn(Value X, const std::string &Block) {
   int64_t D = Spec.DModel, F = Spec.DFF;
   Location L = loc("d_ff", Block);
-  Value Up = linear(X, Block + ".ffn.up", F, D, L);
-  Value H = B.create<ActivationOp>(
-      loc("activation", Block),
-      ActivationKindAttr::get(&Ctx, toDialect<ActivationKind>(Spec.Act)), Up);
+  auto Act = [&](Value V) -> Value {
+    return B.create<ActivationOp>(
+        loc("activation", Block),
+        ActivationKindAttr::get(&Ctx, toDialect<ActivationKind>(Spec.Act)), V);
+  };
+  Value H;
+  switch (Spec.Ffn) {
+  case FfnKind::Dense:
+    H = Act(linear(X, Block + ".ffn.up", F, D, L));
+    break;
+  case FfnKind::Gated: {
+    // The activation is on the gate; the up projection is linear.
+    Value Gate = Act(linear(X, Block + ".ffn.gate", F, D, L));
+    Value Up = linear(X, Block + ".ffn.up", F, D, L);
+    H = B.create<MulOp>(loc("ffn", Block), Gate, Up);
+    break;
+  }
+  }
   return linear(H, Block + ".ffn.down", D, F, L);
 }
 
@@ -209,8 +232,10 @@ Value Importer::embedding(Block *Entry) {
         TableKindAttr::get(&Ctx, TableKind::sinusoidal), B.getI64IntegerAttr(D),
         FloatAttr(), IntegerAttr());
   else if (Spec.Positional == PositionalKind::Learned)
-    // The file's table may be longer than max_len: its first rows are used.
-    PE = weight("embed.positions", {MaxLen, D}, PL, /*AllowExtraRows=*/true);
+    // Position p is row p + position_offset; the file's table may be longer
+    // than that: its first rows are used.
+    PE = weight("embed.positions", {MaxLen + Spec.PositionOffset, D}, PL,
+                /*AllowExtraRows=*/true);
   Value X;
   if (Spec.Vocab > 0) {
     Value Tok = weight("embed.tokens", {Spec.Vocab, D}, loc("vocab"));
@@ -222,18 +247,23 @@ Value Importer::embedding(Block *Entry) {
     X = B.create<EmbedTokensOp>(
         loc("embed_scale"), activation(D), Entry->getArgument(0), Tok, Types,
         TypeTable, Value(),
-        B.getF32FloatAttr(static_cast<float>(Spec.EmbedScale)));
+        B.getF32FloatAttr(static_cast<float>(Spec.EmbedScale)),
+        B.getI64IntegerAttr(0));
   } else {
     X = Entry->getArgument(0);
   }
   if (PE)
-    X = B.create<AddPositionsOp>(PL, X.getType(), X, PE);
+    X = B.create<AddPositionsOp>(
+        PL, X.getType(), X, PE,
+        B.getI64IntegerAttr(Spec.Positional == PositionalKind::Learned
+                                ? Spec.PositionOffset
+                                : 0));
   if (Spec.EmbedNorm)
     X = norm(X, "embed.norm", loc("embed_norm"));
   return X;
 }
 
-SmallVector<Value> Importer::attentionTables() {
+SmallVector<Value> Importer::attentionTables(double RopeBase) {
   int64_t MaxLen = Spec.MaxLen;
   Location PL = loc("positional");
   SmallVector<Value> Tables;
@@ -241,9 +271,9 @@ SmallVector<Value> Importer::attentionTables() {
   case PositionalKind::Rope:
     for (TableKind K : {TableKind::rope_cos, TableKind::rope_sin})
       Tables.push_back(B.create<PositionalTableOp>(
-          PL, RankedTensorType::get({MaxLen, Spec.DK / 2}, B.getF32Type()),
-          TableKindAttr::get(&Ctx, K), B.getI64IntegerAttr(Spec.DK),
-          B.getF64FloatAttr(Spec.RopeBase), IntegerAttr()));
+          PL, RankedTensorType::get({MaxLen, Spec.HeadDim / 2}, B.getF32Type()),
+          TableKindAttr::get(&Ctx, K), B.getI64IntegerAttr(Spec.HeadDim),
+          B.getF64FloatAttr(RopeBase), IntegerAttr()));
     break;
   case PositionalKind::Alibi:
     Tables.push_back(B.create<PositionalTableOp>(
@@ -270,15 +300,21 @@ SmallVector<Value> Importer::attentionTables() {
 Value Importer::block(Value X, int64_t N, ArrayRef<Value> Tables) {
   std::string Block = "blocks." + std::to_string(N);
   Location NL = loc("norm", Block);
+  bool Local = isLocal(N);
   switch (Spec.Norm) {
   case NormLayout::Post: {
-    Value A = attention(X, Block, Tables);
+    Value A = attention(X, Block, Tables, Local);
     Value H = norm(B.create<AddOp>(NL, X, A), Block + ".norm1", NL);
     Value F = ffn(H, Block);
     return norm(B.create<AddOp>(NL, H, F), Block + ".norm2", NL);
   }
   case NormLayout::Pre: {
-    Value A = attention(norm(X, Block + ".norm1", NL), Block, Tables);
+    // Without first_attn_norm, block 0 attends to its input as it is (the
+    // embedding norm has just normalised it).
+    Value In = N == 0 && !Spec.FirstAttnNorm
+                   ? X
+                   : norm(X, Block + ".norm1", NL);
+    Value A = attention(In, Block, Tables, Local);
     Value H = B.create<AddOp>(NL, X, A);
     Value F = ffn(norm(H, Block + ".norm2", NL), Block);
     return B.create<AddOp>(NL, H, F);
@@ -294,15 +330,23 @@ func::FuncOp Importer::build(ModuleOp Module) {
   Lengths = Entry->getArguments().back();
 
   Value X = embedding(Entry);
-  SmallVector<Value> Tables = attentionTables(); // shared by every block
+  // Shared by every block of a kind; local blocks have tables of their own
+  // only when RoPE's local base differs.
+  SmallVector<Value> Global = attentionTables(Spec.RopeBase);
+  SmallVector<Value> Local =
+      Spec.Positional == PositionalKind::Rope &&
+              Spec.RopeLocalBase != Spec.RopeBase && Spec.Window > 0
+          ? attentionTables(Spec.RopeLocalBase)
+          : Global;
   for (int64_t N = 0; N < Spec.Blocks; ++N)
-    X = block(X, N, Tables);
+    X = block(X, N, isLocal(N) ? Local : Global);
   if (Spec.FinalNorm)
     X = norm(X, "final_norm", loc("final_norm"));
 
   Value Out = B.create<PoolOp>(
-      loc("pooling"), Func.getResultTypes()[0],
-      PoolModeAttr::get(&Ctx, toDialect<PoolMode>(Spec.Pool)), X, Lengths);
+      loc(Spec.Normalize ? "normalize" : "pooling"), Func.getResultTypes()[0],
+      PoolModeAttr::get(&Ctx, toDialect<PoolMode>(Spec.Pool)), X, Lengths,
+      Spec.Normalize ? B.getUnitAttr() : UnitAttr());
   B.create<func::ReturnOp>(loc("pooling"), Out);
   return Func;
 }

@@ -65,8 +65,10 @@ struct PositionsIntoEmbedding : OpRewritePattern<AddPositionsOp> {
     Operation *Table = Add.getTable().getDefiningOp();
     if (Table && !Table->isBeforeInBlock(E))
       return failure(); // the table must dominate the embedding
-    Rewriter.modifyOpInPlace(
-        E, [&] { E.getPositionsMutable().assign(Add.getTable()); });
+    Rewriter.modifyOpInPlace(E, [&] {
+      E.getPositionsMutable().assign(Add.getTable());
+      E.setPositionOffset(Add.getPositionOffset());
+    });
     Rewriter.replaceOp(Add, E.getResult());
     return success();
   }

@@ -22,3 +22,11 @@ func.func @activation_scalar(%a: tensor<f32>) -> tensor<f32> {
   %0 = enc.activation relu %a : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+func.func @mul_scalar(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'enc.mul' op}}
+  %0 = enc.mul %a, %a : tensor<f32>
+  return %0 : tensor<f32>
+}

@@ -241,6 +241,22 @@ func.func @embed_positions(%ids: tensor<?x?xi32>, %tok: tensor<100x8xf32>, %pos:
   return %0 : tensor<?x?x8xf32>
 }
 
+// -----
+
+func.func @embed_offset_past_table(%ids: tensor<?x?xi32>, %tok: tensor<100x8xf32>, %pos: tensor<2x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.embed_tokens' op positional table has 2 rows, none past position_offset (2)}}
+  %0 = enc.embed_tokens %ids, %tok positions(%pos) {position_offset = 2 : i64, scale = 1.0 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>, tensor<2x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @embed_offset_without_table(%ids: tensor<?x?xi32>, %tok: tensor<100x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.embed_tokens' op position_offset (2) needs a positional table}}
+  %0 = enc.embed_tokens %ids, %tok {position_offset = 2 : i64, scale = 1.0 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // enc.add_positions
 //===----------------------------------------------------------------------===//
@@ -267,6 +283,14 @@ func.func @add_positions_result(%x: tensor<?x?x8xf32>, %pe: tensor<16x8xf32>) ->
   // expected-error @+1 {{'enc.add_positions' op result type 'tensor<2x?x8xf32>' differs from the input's 'tensor<?x?x8xf32>'}}
   %0 = enc.add_positions %x, %pe : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<2x?x8xf32>
   return %0 : tensor<2x?x8xf32>
+}
+
+// -----
+
+func.func @add_positions_negative_offset(%x: tensor<?x?x8xf32>, %pe: tensor<16x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.add_positions' op position_offset (-1) must not be negative}}
+  %0 = enc.add_positions %x, %pe {position_offset = -1 : i64} : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
 }
 
 //===----------------------------------------------------------------------===//
@@ -458,6 +482,14 @@ func.func @attention_types(%q: tensor<?x?x8xf32>, %k: tensor<?x?x16xf32>, %len: 
 func.func @attention_heads(%q: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x?x8xf32> {
   // expected-error @+1 {{'enc.attention' op width (8) is not divisible by heads (3)}}
   %0 = enc.attention %q, %q, %q, %len {heads = 3 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @attention_negative_window(%q: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.attention' op window (-2) must not be negative (0: every key)}}
+  %0 = enc.attention %q, %q, %q, %len {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32, window = -2 : i64} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
   return %0 : tensor<?x?x8xf32>
 }
 

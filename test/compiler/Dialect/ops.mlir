@@ -58,6 +58,13 @@ func.func @embedding(%ids: tensor<?x?xi32>, %types: tensor<?x?xi32>, %x: tensor<
   %2 = enc.embed_tokens %ids, %tok types(%types, %typ) positions(%pos) {scale = 1.0 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>, tensor<?x?xi32>, tensor<2x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
   // CHECK: enc.add_positions %[[X]], %[[POS]] : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
   %3 = enc.add_positions %x, %pos : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
+  // Learned positions from row 2 (RoBERTa), fused or not; 0 is not printed.
+  // CHECK: enc.add_positions %[[X]], %[[POS]] {position_offset = 2 : i64} : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
+  %4 = enc.add_positions %x, %pos {position_offset = 2 : i64} : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.embed_tokens %[[IDS]], %[[TOK]] positions(%[[POS]]) {position_offset = 2 : i64, scale = 1.000000e+00 : f32}
+  %5 = enc.embed_tokens %ids, %tok positions(%pos) {position_offset = 2 : i64, scale = 1.0 : f32} : (tensor<?x?xi32>, tensor<100x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.add_positions %[[X]], %[[POS]] : (
+  %6 = enc.add_positions %x, %pos {position_offset = 0 : i64} : (tensor<?x?x8xf32>, tensor<16x8xf32>) -> tensor<?x?x8xf32>
   return %0, %1, %2, %3 : tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>
 }
 
@@ -86,6 +93,9 @@ func.func @linear_family(%x: tensor<?x?x8xf32>, %r: tensor<?x?x32xf32>)
   %6 = enc.activation gelu_tanh %1 : tensor<?x?x32xf32>
   // CHECK: enc.add %[[A]], %[[R]] : tensor<?x?x32xf32>
   %7 = enc.add %4, %r : tensor<?x?x32xf32>
+  // A gated feed-forward layer's product.
+  // CHECK: enc.mul %[[A]], %[[R]] : tensor<?x?x32xf32>
+  %8 = enc.mul %4, %r : tensor<?x?x32xf32>
   return %2, %3, %5, %6, %7, %r : tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>
 }
 
@@ -131,6 +141,9 @@ func.func @attention(%qkv: tensor<?x?x24xf32>, %len: tensor<?xi32>)
   %2 = enc.attention %q, %k, %v, %len tables(%slopes) {heads = 2 : i64, positional = #enc<attn_positional alibi>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>, tensor<2xf32>) -> tensor<?x?x8xf32>
   // CHECK: enc.attention %[[Q]], %[[K]], %[[V]], %[[LEN]] tables(%[[BUCKETS]], %[[REL]]) {heads = 2 : i64, positional = #enc<attn_positional relative>, scale = 5.000000e-01 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>, tensor<31xi32>, tensor<8x2xf32>) -> tensor<?x?x8xf32>
   %3 = enc.attention %q, %k, %v, %len tables(%buckets, %rel) {heads = 2 : i64, positional = #enc<attn_positional relative>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>, tensor<31xi32>, tensor<8x2xf32>) -> tensor<?x?x8xf32>
+  // A local block: keys within window / 2 of the query.
+  // CHECK: enc.attention %[[Q]], %[[K]], %[[V]], %[[LEN]] tables(%[[COS]], %[[SIN]]) {heads = 2 : i64, positional = #enc<attn_positional rope>, rope_style = #enc<rope_style halves>, scale = 5.000000e-01 : f32, window = 4 : i64}
+  %4 = enc.attention %q, %k, %v, %len tables(%cos, %sin) {heads = 2 : i64, positional = #enc<attn_positional rope>, rope_style = #enc<rope_style halves>, scale = 0.5 : f32, window = 4 : i64} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>, tensor<16x2xf32>, tensor<16x2xf32>) -> tensor<?x?x8xf32>
   return %0, %1, %2, %3 : tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>
 }
 
@@ -143,5 +156,7 @@ func.func @pooling(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> (tensor<?x?x8x
   %0 = enc.pool none %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
   %1 = enc.pool cls %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   %2 = enc.pool mean %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
+  // CHECK: enc.pool mean %[[X]], %[[LEN]] {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
+  %3 = enc.pool mean %x, %len {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   return %0, %1, %2 : tensor<?x?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>
 }

@@ -169,3 +169,27 @@ func.func @packed(%x: tensor<?x?x8xf32> {enc.input = "embeddings", enc.row_offse
   %p = enc.pool none %0, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
   return %p : tensor<?x?x8xf32>
 }
+
+// -----
+
+// Spec v2: learned positions from row 2 (position p reads row p + 2, so the
+// table is passed from its third row, with 2 rows fewer), an unfused gated
+// product, mean pooling with normalize.
+// CHECK-LABEL: llvm.func @v2_forward(
+// CHECK: %[[POS:.*]] = llvm.mlir.addressof @v2_table0
+// CHECK: %[[STEP:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[ROW2:.*]] = llvm.getelementptr %[[POS]][%[[STEP]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+// CHECK: %[[ROWS:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: llvm.call @enc_embed_floats(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ROW2]], %[[ROWS]],
+// CHECK: llvm.call @enc_mul_rows(
+// CHECK: %[[MEAN:.*]] = llvm.mlir.constant(2 : i32) : i32
+// CHECK: %[[NORMALIZE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @enc_pool(%[[MEAN]], %[[NORMALIZE]],
+func.func @v2(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x8xf32>
+    attributes {enc.arena_row_floats = 32 : i64, enc.d_model = 8 : i64, enc.max_len = 4 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
+  %pe = arith.constant dense<0.5> : tensor<6x8xf32>
+  %0 = enc.add_positions %x, %pe {enc.row_offset = 0 : i64, position_offset = 2 : i64} : (tensor<?x?x8xf32>, tensor<6x8xf32>) -> tensor<?x?x8xf32>
+  %1 = enc.mul %0, %0 {enc.row_offset = 16 : i64} : tensor<?x?x8xf32>
+  %p = enc.pool mean %1, %len {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
+  return %p : tensor<?x8xf32>
+}

@@ -36,7 +36,7 @@ TEST(SemaTest, DefaultsOfSection4) {
   ASSERT_EQ(R.Errors, 0u) << R.Output;
   ASSERT_EQ(R.Specs.size(), 1u);
   const ModelSpec &S = R.Specs[0];
-  EXPECT_EQ(S.DK, 16);
+  EXPECT_EQ(S.HeadDim, 16);
   EXPECT_EQ(S.DFF, 256);
   EXPECT_EQ(S.Blocks, 6);
   EXPECT_EQ(S.MaxLen, 512);

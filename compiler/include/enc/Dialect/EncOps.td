@@ -83,8 +83,9 @@ def Enc_EmbedTokensOp : Enc_Op<"embed_tokens", [Pure, AttrSizedOperandSegments]>
   let summary = "token (and segment) embedding gather";
   let description = [{
     `x[b, i] = scale * table[ids[b, i]] + type_table[types[b, i]]
-    + positions[i]`, the second term only when a type table is given (types
-    default to 0), the third when the positional table is fused in.
+    + positions[i + position_offset]`, the second term only when a type
+    table is given (types default to 0), the third when the positional table
+    is fused in.
 
     Example:
     ```mlir
@@ -96,7 +97,8 @@ def Enc_EmbedTokensOp : Enc_Op<"embed_tokens", [Pure, AttrSizedOperandSegments]>
   let arguments = (ins Enc_I32Tensor:$ids, Enc_F32Tensor:$table,
                        Optional<Enc_I32Tensor>:$types,
                        Optional<Enc_F32Tensor>:$type_table,
-                       Optional<Enc_F32Tensor>:$positions, F32Attr:$scale);
+                       Optional<Enc_F32Tensor>:$positions, F32Attr:$scale,
+                       DefaultValuedAttr<I64Attr, "0">:$position_offset);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
     $ids `,` $table (`types` `(` $types^ `,` $type_table `)`)?
@@ -107,18 +109,22 @@ def Enc_EmbedTokensOp : Enc_Op<"embed_tokens", [Pure, AttrSizedOperandSegments]>
 }
 
 def Enc_AddPositionsOp : Enc_Op<"add_positions", [Pure]> {
-  let summary = "adds row i of a positional table to position i";
+  let summary = "adds a row of a positional table to each position";
   let description = [{
-    `y[b, i] = x[b, i] + table[i]` for the sinusoidal or learned schemes; the
-    table has at least max_len rows.
+    `y[b, i] = x[b, i] + table[i + position_offset]` for the sinusoidal or
+    learned schemes; the table has at least max_len + position_offset rows.
+    RoBERTa's learned positions start at row 2 (its padding index + 1).
 
     Example:
     ```mlir
     %y = enc.add_positions %x, %pe
         : (tensor<?x?x512xf32>, tensor<512x512xf32>) -> tensor<?x?x512xf32>
+    %z = enc.add_positions %x, %rpe {position_offset = 2 : i64}
+        : (tensor<?x?x768xf32>, tensor<514x768xf32>) -> tensor<?x?x768xf32>
     ```
   }];
-  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$table);
+  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$table,
+                       DefaultValuedAttr<I64Attr, "0">:$position_offset);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = "$input `,` $table attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
@@ -180,6 +186,24 @@ def Enc_AddOp : Enc_Op<"add", [Pure, SameOperandsAndResultType, Commutative]> {
   let hasVerifier = 1;
 }
 
+def Enc_MulOp : Enc_Op<"mul", [Pure, SameOperandsAndResultType, Commutative]> {
+  let summary = "elementwise product: the gate of a gated feed-forward layer";
+  let description = [{
+    `y = lhs * rhs`. A gated FFN multiplies its activated gate projection by
+    its up projection; `enc-fuse-epilogues` folds the pair of projections and
+    this product into one `enc.gated_linear`.
+
+    Example:
+    ```mlir
+    %h = enc.mul %gate, %up : tensor<?x?x1152xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$lhs, Enc_F32Tensor:$rhs);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Enc_NormOp : Enc_Op<"norm", [Pure]> {
   let summary = "LayerNorm or RMSNorm over the last dimension";
   let description = [{
@@ -226,13 +250,16 @@ def Enc_SliceColumnsOp : Enc_Op<"slice_columns", [Pure]> {
 def Enc_AttentionOp : Enc_Op<"attention", [Pure]> {
   let summary = "multi-head scaled dot-product attention with its positional variant";
   let description = [{
-    Per sequence b and head h (d_k = width / heads):
+    Per sequence b and head h (d_k = width / heads; the width need not be
+    d_model):
     `softmax_j(rope(Q_h[i]) . rope(K_h[j]) * scale + bias[h, i, j]) V_h`, keys
-    j >= lengths[b] masked, rows i >= lengths[b] of the result zero. The
-    `tables` depend on `positional`: none takes none; `rope` takes the cos
-    and sin tables [max_len, d_k/2]; `alibi` the slopes [heads]; `relative`
-    the bucket of every relative position [2 max_len - 1] (i32) and the
-    learned bias table [buckets, heads].
+    j >= lengths[b] masked, rows i >= lengths[b] of the result zero. With
+    `window` > 0 the block is local: query i sees only the keys with
+    |i - j| <= window / 2 (0: every key). The `tables` depend on
+    `positional`: none takes none; `rope` takes the cos and sin tables
+    [max_len, d_k/2] (of the local base in a local block); `alibi` the slopes
+    [heads]; `relative` the bucket of every relative position
+    [2 max_len - 1] (i32) and the learned bias table [buckets, heads].
 
     Example:
     ```mlir
@@ -249,7 +276,8 @@ def Enc_AttentionOp : Enc_Op<"attention", [Pure]> {
                        Variadic<RankedTensorOf<[F32, I32]>>:$tables,
                        I64Attr:$heads, F32Attr:$scale,
                        Enc_AttnPositionalAttr:$positional,
-                       OptionalAttr<Enc_RopeStyleAttr>:$rope_style);
+                       OptionalAttr<Enc_RopeStyleAttr>:$rope_style,
+                       DefaultValuedAttr<I64Attr, "0">:$window);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v `,` $lengths (`tables` `(` $tables^ `)`)? attr-dict
@@ -263,16 +291,17 @@ def Enc_PoolOp : Enc_Op<"pool", [Pure]> {
   let description = [{
     `none` keeps [batch, seq, d] with rows i >= lengths[b] set to 0; `cls`
     gives [batch, d] from row 0; `mean` the mean of the valid rows (0 for an
-    empty sequence).
+    empty sequence). With `normalize`, each output vector is then divided by
+    max(its L2 norm, 1e-12) (zero vectors stay zero).
 
     Example:
     ```mlir
-    %y = enc.pool mean %x, %len
+    %y = enc.pool mean %x, %len {normalize}
         : (tensor<?x?x768xf32>, tensor<?xi32>) -> tensor<?x768xf32>
     ```
   }];
   let arguments = (ins Enc_PoolModeAttr:$mode, Enc_F32Tensor:$input,
-                       Enc_I32Tensor:$lengths);
+                       Enc_I32Tensor:$lengths, UnitAttr:$normalize);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
     custom<PoolMode>($mode) $input `,` $lengths attr-dict

@@ -107,9 +107,6 @@ struct ModelSpec {
 #undef ENC_SETTING_FIELD_Bool
 #undef ENC_SETTING_FIELD_Choice
 
-  /// Derived: each head's width, d_model / heads.
-  int64_t DK = 0;
-
   /// Where each setting's value comes from, in the order of allSettings().
   std::vector<SettingOrigin> Origins;
   /// The origin of the setting named `Key` (d_model, positional, ...).

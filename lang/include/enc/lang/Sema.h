@@ -25,6 +25,8 @@ std::vector<ModelSpec> resolveFile(const ast::File &File,
 /// The largest value of an integer dimension that the runtime's int32 ABI
 /// (token ids, sequence lengths) can carry.
 constexpr int64_t MaxInt32Setting = 2147483647;
+/// The widest attention (heads * head_dim) encc compiles.
+constexpr int64_t MaxAttentionWidth = 1048576;
 
 } // namespace enc
 

@@ -1,5 +1,6 @@
 /* Elementwise kernels for what fusion did not fold into a GEMM (at -O0 the
- * compiler keeps activations and residual adds as their own ops).
+ * compiler keeps activations, residual adds and a gated FFN's products as
+ * their own ops).
  * Rows are [rows, d] with row strides ld_* in floats; y may equal an input
  * with the same stride (in place). */
 #ifndef ENC_KERNELS_ELEMENTWISE_H_
@@ -21,6 +22,11 @@ enc_status enc_activation_rows(int32_t act, int64_t rows, int64_t d,
 
 /* y = a + b. */
 enc_status enc_add_rows(int64_t rows, int64_t d, const float *a, int64_t ld_a,
+                        const float *b, int64_t ld_b, float *y, int64_t ld_y);
+
+/* y = a * b, elementwise (a gated feed-forward layer's gate times its up
+ * projection, when fusion did not fold it into the GEMM). */
+enc_status enc_mul_rows(int64_t rows, int64_t d, const float *a, int64_t ld_a,
                         const float *b, int64_t ld_b, float *y, int64_t ld_y);
 
 #ifdef __cplusplus

@@ -3,7 +3,9 @@
  * the caller's padded one:
  *   none: out row b*seq_len + i = x row first_row(b) + i, zero for i >= len[b]
  *   cls:  out row b = x row first_row(b) (zero when len[b] == 0)
- *   mean: out row b = mean of the len[b] valid rows (zero when len[b] == 0) */
+ *   mean: out row b = mean of the len[b] valid rows (zero when len[b] == 0)
+ * With normalize, each output row that is not padding then becomes
+ * v / max(||v||_2, 1e-12) (sentence embeddings): zero rows stay zero. */
 #ifndef ENC_KERNELS_POOL_H_
 #define ENC_KERNELS_POOL_H_
 
@@ -17,12 +19,13 @@ extern "C" {
 
 typedef enum { ENC_POOL_NONE = 0, ENC_POOL_CLS = 1, ENC_POOL_MEAN = 2 } enc_pool_mode;
 
-/* x: [sum(len) rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
+/* mode: enc_pool_mode; normalize: 0 or 1.
+ * x: [sum(len) rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
  * out: [batch*seq_len rows, ld_out] (none) or [batch rows, ld_out]; it must
  * not overlap x. */
-enc_status enc_pool(int32_t mode, int32_t batch, int32_t seq_len, int64_t d,
-                    const int32_t *lengths, const float *x, int64_t ld_x,
-                    float *out, int64_t ld_out);
+enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
+                    int32_t seq_len, int64_t d, const int32_t *lengths,
+                    const float *x, int64_t ld_x, float *out, int64_t ld_out);
 
 #ifdef __cplusplus
 }  /* extern "C" */
