@@ -210,13 +210,16 @@ def weight_shapes_rules():
     for e in ex:
         ws = ref.weight_shapes(e)
         nb = e["blocks"]
-        per = 4 + 2 * (2 if e["norm_type"] == "layernorm" else 1) + 2
+        gated = e.get("ffn", "dense") == "gated"
+        # a norm's tensors: weight, and bias for a LayerNorm with norm_bias
+        nn = 2 if e["norm_type"] == "layernorm" and e.get("norm_bias", True) else 1
+        per = 4 + 2 * nn + 2 + gated
         if e["bias"]:
-            per += 6
+            per += 6 + gated
         n = nb * per + (e["vocab"] > 0) + (e["type_vocab"] > 0) + (
             e["positional"]["scheme"] in ("learned", "relative"))
-        nn = 2 if e["norm_type"] == "layernorm" else 1
         n += nn * (bool(e["embed_norm"]) + bool(e["final_norm"]))
+        n -= nn * (not e.get("first_attn_norm", True))  # no blocks.0.norm1
         expect(len(ws) == n, "%s: %d tensors, expected %d" % (e["name"], len(ws), n))
     # forward accepts extra rows in embed.positions and unused tensors; rejects missing/wrong
     s = spec(positional={"scheme": "learned"}, max_len=8)
