@@ -1,0 +1,69 @@
+#include "src/target.h"
+
+#include <hwy/targets.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <string>
+
+#include "src/status.h"
+
+namespace enc {
+namespace {
+
+struct NamedTarget {
+  const char* name;
+  int64_t target;
+};
+
+// The names ENC_TARGET accepts, best first.
+constexpr NamedTarget kTargets[] = {
+    {"avx3_dl", HWY_AVX3_DL}, {"avx3", HWY_AVX3},   {"avx512", HWY_AVX3},
+    {"avx2", HWY_AVX2},       {"sse4", HWY_SSE4},   {"ssse3", HWY_SSSE3},
+    {"scalar", HWY_SCALAR},
+};
+
+struct CapResult {
+  bool ok = true;
+  std::string value;  // ENC_TARGET as given, for the error message
+};
+
+CapResult ReadAndApplyCap() {
+  CapResult result;
+  const char* env = std::getenv("ENC_TARGET");
+  if (env == nullptr || *env == '\0') return result;
+  std::string name;
+  for (const char* c = env; *c != '\0'; ++c) {
+    name += static_cast<char>(std::tolower(static_cast<unsigned char>(*c)));
+  }
+  for (const NamedTarget& t : kTargets) {
+    if (name == t.name) {
+      // Better targets have lower bits: disable every bit below this one.
+      hwy::DisableTargets(t.target - 1);
+      return result;
+    }
+  }
+  result.ok = false;
+  result.value = env;
+  return result;
+}
+
+}  // namespace
+
+enc_status ApplyTargetCap() {
+  static const CapResult result = ReadAndApplyCap();  // thread-safe, once
+  if (result.ok) return ENC_OK;
+  return Fail(ENC_ERR_INPUT,
+              "ENC_TARGET=%s is not a target name (avx3_dl, avx3, avx512, avx2, "
+              "sse4, ssse3, scalar)",
+              result.value.c_str());
+}
+
+int64_t DispatchTarget() {
+  const int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
+  return targets & -targets;  // the lowest bit is the best target
+}
+
+const char* DispatchTargetName() { return hwy::TargetName(DispatchTarget()); }
+
+}  // namespace enc
