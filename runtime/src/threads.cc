@@ -233,6 +233,51 @@ int DefaultNumThreads() {
 
 bool InParallelRegion() { return tls_in_parallel; }
 
+namespace {
+
+struct GuidedLoop {
+  int64_t n, grain, divisor;
+  enc_task_fn fn;
+  void* ctx;
+  std::atomic<int64_t> next{0};
+};
+
+// One participating thread: claims ranges until none is left.
+void RunGuided(void* p, int64_t, int64_t) {
+  GuidedLoop& loop = *static_cast<GuidedLoop*>(p);
+  int64_t begin = loop.next.load(std::memory_order_relaxed);
+  while (begin < loop.n) {
+    const int64_t size =
+        std::max(loop.grain, (loop.n - begin) / loop.divisor);
+    const int64_t end = std::min(loop.n, begin + size);
+    if (loop.next.compare_exchange_weak(begin, end,
+                                        std::memory_order_relaxed)) {
+      loop.fn(loop.ctx, begin, end);
+      begin = loop.next.load(std::memory_order_relaxed);
+    }  // else `begin` was reloaded
+  }
+}
+
+}  // namespace
+
+void ParallelForGuided(int64_t n, int64_t grain, int threads, enc_task_fn fn,
+                       void* ctx) {
+  if (n <= 0 || fn == nullptr) return;
+  grain = std::max<int64_t>(grain, 1);
+  if (threads <= 1 || n <= grain) {
+    fn(ctx, 0, n);
+    return;
+  }
+  GuidedLoop loop;
+  loop.n = n;
+  loop.grain = grain;
+  loop.divisor = 2 * int64_t{threads};
+  loop.fn = fn;
+  loop.ctx = ctx;
+  // One pool chunk per participating thread; each claims its own ranges.
+  enc_parallel_for(threads, 1, &RunGuided, &loop);
+}
+
 }  // namespace enc
 
 extern "C" int enc_threads_count(void) { return enc::GetPool().desired(); }
