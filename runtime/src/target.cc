@@ -1,5 +1,19 @@
 #include "src/target.h"
 
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/target.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+int64_t ThisTarget() { return HWY_TARGET; }
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 #include <hwy/targets.h>
 
 #include <cctype>
@@ -59,11 +73,14 @@ enc_status ApplyTargetCap() {
               result.value.c_str());
 }
 
-int64_t DispatchTarget() {
-  const int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
-  return targets & -targets;  // the lowest bit is the best target
-}
+HWY_EXPORT(ThisTarget);
+
+// Asks the dispatch itself. (Not hwy::SupportedTargets(): in Highway 1.0.3 a
+// direct call sets the chosen target from every target the CPU has, undoing
+// DisableTargets for every later dispatch; the runtime never calls it.)
+int64_t DispatchTarget() { return HWY_DYNAMIC_DISPATCH(ThisTarget)(); }
 
 const char* DispatchTargetName() { return hwy::TargetName(DispatchTarget()); }
 
 }  // namespace enc
+#endif  // HWY_ONCE

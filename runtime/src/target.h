@@ -6,6 +6,8 @@
 // before the first weight is packed (a packed weight keeps the layout and the
 // GEMM kernel of the target that packed it, see kernels/gemm.h). A target the
 // CPU lacks caps nothing; an unknown name fails every enc_gemm_pack call.
+// (Highway 1.0.3 drops the cap if anything calls hwy::SupportedTargets()
+// directly: the runtime does not, and a program that does undoes ENC_TARGET.)
 #ifndef ENC_RUNTIME_SRC_TARGET_H_
 #define ENC_RUNTIME_SRC_TARGET_H_
 
