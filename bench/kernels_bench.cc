@@ -1,14 +1,17 @@
 // Kernel benchmarks: attention (BERT-base shapes), a softmax-heavy attention,
 // and LayerNorm rows of 768 (GB/s). Run: kernels_bench [--benchmark_filter=...]
+// ENC_TARGET=avx2 (etc.) caps the kernels' Highway target, as in a model.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
 #include "enc/kernels/attention.h"
 #include "enc/kernels/norm.h"
 #include "enc/runtime.h"
+#include "src/target.h"
 #if __has_include("enc/kernels/threads.h")
 #include "enc/kernels/threads.h"
 #define ENC_BENCH_THREADS 1
@@ -96,4 +99,14 @@ BENCHMARK(BM_LayerNorm)
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (enc::ApplyTargetCap() != ENC_OK) {
+    std::fprintf(stderr, "kernels_bench: %s\n", enc_last_error());
+    return 1;
+  }
+  std::printf("Highway target: %s\n", enc::DispatchTargetName());
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

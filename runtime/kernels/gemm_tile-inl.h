@@ -13,6 +13,7 @@
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -82,6 +83,29 @@ HWY_INLINE void StoreCols(V x, D d, float* row, size_t v, size_t cols) {
   for (size_t i = c0; i < cols; ++i) row[i] = buf[i - c0];
 }
 
+// Cache lines to bring into L2 ahead of use: `runs` runs of `run_lines`
+// lines, `stride` floats apart (the panels of the next W block). The
+// micro-kernel issues a few per row tile, spread over its K steps, so that the
+// next block streams in from memory while this one is computed (the
+// hardware prefetcher alone leaves the first row tile of a block waiting).
+struct PrefetchStream {
+  const float* run = nullptr;  // the current run
+  int64_t stride = 0;
+  int64_t run_lines = 0;
+  int64_t runs = 0;  // left, the current one included
+  int64_t line = 0;  // next line of the current run
+
+  HWY_INLINE bool Done() const { return runs <= 0; }
+  HWY_INLINE void Next() {
+    __builtin_prefetch(run + line * static_cast<int64_t>(kLineFloats), 0, 2);
+    if (++line == run_lines) {
+      line = 0;
+      run += stride;
+      --runs;
+    }
+  }
+};
+
 // One call of the micro-kernel: a row tile across panels [0, panels) of a
 // chunk, for one K block.
 struct RowTileIo {
@@ -99,6 +123,8 @@ struct RowTileIo {
   const float* bias;  // at column 0 of the first panel, or null
   const float* res;   // at (row 0, column 0 of the first panel), or null
   int64_t ldr;
+  PrefetchStream* far;  // the next W block, shared by the row tiles
+  int64_t far_lines;    // this tile's share of it
 };
 
 template <class Epi, size_t kRows>
@@ -106,6 +132,11 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
   const D d;
   const float* HWY_RESTRICT x[kRows];
   for (size_t r = 0; r < kRows; ++r) x[r] = t.x + r * t.ldx;
+  // The far prefetches, one every `segment` K steps.
+  int64_t far_left = t.far != nullptr ? t.far_lines : 0;
+  const int64_t steps = t.kc * t.panels;
+  const int64_t segment =
+      far_left > 0 ? std::max<int64_t>(1, steps / far_left) : t.kc;
   for (int64_t p = 0; p < t.panels; ++p) {
     TileView view;
     view.y = t.y + p * static_cast<int64_t>(kPanel);
@@ -127,19 +158,27 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
     }
 
     const float* HWY_RESTRICT b = t.w + p * t.w_stride;
-    for (int64_t k = 0; k < t.kc; ++k, b += kPanel) {
-      // The panel row kPrefetchRows steps ahead: past this panel's K block
-      // it is the next panel's start, or harmlessly more of this one.
-      for (size_t line = 0; line < kPanel; line += kLineFloats) {
-        hwy::Prefetch(b + kPrefetchRows * static_cast<int64_t>(kPanel) + line);
-      }
-      V bv[kVecs];
-      for (size_t v = 0; v < kVecs; ++v) bv[v] = hn::Load(d, b + v * kLanes);
-      for (size_t r = 0; r < kRows; ++r) {
-        const V xr = hn::Set(d, x[r][k]);
-        for (size_t v = 0; v < kVecs; ++v) {
-          acc[r][v] = hn::MulAdd(xr, bv[v], acc[r][v]);
+    // K steps run in segments, one far prefetch after each.
+    for (int64_t k = 0; k < t.kc;) {
+      const int64_t k_end = std::min(t.kc, k + segment);
+      for (; k < k_end; ++k, b += kPanel) {
+        // The panel row kPrefetchRows steps ahead: past this panel's K block
+        // it is the next panel's start, or harmlessly more of this one.
+        for (size_t line = 0; line < kPanel; line += kLineFloats) {
+          hwy::Prefetch(b + kPrefetchRows * static_cast<int64_t>(kPanel) + line);
         }
+        V bv[kVecs];
+        for (size_t v = 0; v < kVecs; ++v) bv[v] = hn::Load(d, b + v * kLanes);
+        for (size_t r = 0; r < kRows; ++r) {
+          const V xr = hn::Set(d, x[r][k]);
+          for (size_t v = 0; v < kVecs; ++v) {
+            acc[r][v] = hn::MulAdd(xr, bv[v], acc[r][v]);
+          }
+        }
+      }
+      if (far_left > 0 && !t.far->Done()) {
+        t.far->Next();
+        --far_left;
       }
     }
 
