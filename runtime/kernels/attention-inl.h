@@ -47,6 +47,7 @@ struct AttentionArgs {
 
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
+#include "kernels/math-inl.h"  // ExpNonPositive
 
 HWY_BEFORE_NAMESPACE();
 namespace enc {
@@ -170,29 +171,6 @@ HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t ldp,
   for (size_t r = 0; r < kRows; ++r) {
     for (size_t q = 0; q < kV; ++q) hn::Store(acc[r][q], d, O + r * ldo + q * N);
   }
-}
-
-// e^x for x <= 0 (and -inf), within ~2 ulp: x = n ln2 + r with |r| <= ln2/2
-// (Cody-Waite split of ln2), e^r from Cephes' expf polynomial, 2^n through
-// the exponent bits. Below -87.3 (where e^x nears the smallest normal float)
-// the result is 0; such terms are < 1e-38 of the row's largest.
-HWY_INLINE VF ExpNonPositive(DF d, VF x) {
-  const hn::RebindToSigned<DF> di;
-  const VF lo = hn::Set(d, -87.3f);
-  const VF xc = hn::Max(x, lo);
-  const VF n = hn::Round(hn::Mul(xc, hn::Set(d, 1.44269504088896341f)));
-  VF r = hn::NegMulAdd(n, hn::Set(d, 0.693359375f), xc);
-  r = hn::NegMulAdd(n, hn::Set(d, -2.12194440e-4f), r);
-  VF p = hn::Set(d, 1.9875691500e-4f);
-  p = hn::MulAdd(p, r, hn::Set(d, 1.3981999507e-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 8.3334519073e-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 4.1665795894e-2f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.6666665459e-1f));
-  p = hn::MulAdd(p, r, hn::Set(d, 5.0000001201e-1f));
-  const VF y = hn::Add(hn::MulAdd(p, hn::Mul(r, r), r), hn::Set(d, 1.0f));
-  const auto bits = hn::ShiftLeft<23>(hn::Add(hn::ConvertTo(di, n), hn::Set(di, 127)));
-  const VF scaled = hn::Mul(y, hn::BitCast(d, bits));
-  return hn::IfThenZeroElse(hn::Lt(x, lo), scaled);
 }
 
 // Softmax of one row of scores in place over [0, n) (n a multiple of the

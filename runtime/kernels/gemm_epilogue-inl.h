@@ -6,10 +6,11 @@
 //   void Init(D d, const TileView& t, V (&acc)[kRows][kVecs]);
 //       the accumulators of the first K block (terms folded in before any
 //       partial sum overwrites Y);
-//   void Finish(D d, const TileView& t, size_t r, V (&acc)[kVecs]);
-//       row r after the last K block: computes the row's output from its
-//       kVecs accumulators and stores it (one row at a time, so that an
-//       expensive activation has the registers the other rows release).
+//   template <size_t kRows>
+//   void Finish(D d, const TileView& t, V (&acc)[kRows][kVecs]);
+//       after the last K block: computes the tile's output from its
+//       accumulators and stores it, kFinishRows rows at a time (their
+//       activations interleave; more rows at once would spill).
 // A new epilogue (a gated activation over two halves of a panel, a per-row
 // dequantisation scale) is a new policy and a new case in GemmBlock.
 
@@ -23,6 +24,7 @@
 #include <hwy/highway.h>
 
 #include <cstddef>
+#include <utility>
 
 #include "enc/kernels/gemm.h"
 #include "kernels/gemm_tile-inl.h"
@@ -69,20 +71,77 @@ struct BiasActResidual {
     }
   }
 
-  static HWY_INLINE void Finish(D d, const TileView& t, size_t r,
-                                V (&acc)[kVecs]) {
-    float* y = t.y + static_cast<int64_t>(r) * t.ldy;
+  template <size_t kRows>
+  static HWY_INLINE void Finish(D d, const TileView& t,
+                                V (&acc)[kRows][kVecs]) {
+    if (HWY_LIKELY(t.cols == kPanel)) {
+      FinishRows<kRows, true>(d, t, acc, std::make_index_sequence<
+                                             (kRows + kFinishRows - 1) /
+                                             kFinishRows>());
+    } else {
+      FinishRows<kRows, false>(d, t, acc, std::make_index_sequence<
+                                              (kRows + kFinishRows - 1) /
+                                              kFinishRows>());
+    }
+  }
+
+ private:
+  // Rows [g * kFinishRows, ...) for each group g, unrolled (constant indices
+  // keep the accumulators in registers).
+  template <size_t kRows, bool kFull, size_t... kGroups>
+  static HWY_INLINE void FinishRows(D d, const TileView& t,
+                                    V (&acc)[kRows][kVecs],
+                                    std::index_sequence<kGroups...>) {
+    V bias[kVecs];
     for (size_t v = 0; v < kVecs; ++v) {
-      V o = acc[v];
-      if constexpr (kAct != ENC_ACT_NONE) {
-        if (t.bias) o = hn::Add(o, LoadCols(d, t.bias, v, t.cols));
-        o = Activate<kAct>(d, o);
-        if (t.res) {
-          o = hn::Add(o, LoadCols(d, t.res + static_cast<int64_t>(r) * t.ldr,
-                                  v, t.cols));
+      bias[v] = kAct != ENC_ACT_NONE && t.bias ? Load<kFull>(d, t.bias, v, t.cols)
+                                               : hn::Zero(d);
+    }
+    (FinishGroup<kRows, kFull, kGroups * kFinishRows>(d, t, acc, bias), ...);
+  }
+
+  template <size_t kRows, bool kFull, size_t kR0>
+  static HWY_INLINE void FinishGroup(D d, const TileView& t,
+                                     V (&acc)[kRows][kVecs],
+                                     const V (&bias)[kVecs]) {
+    constexpr size_t kR1 = HWY_MIN(kRows, kR0 + kFinishRows);
+    V o[kFinishRows][kVecs];
+    for (size_t r = kR0; r < kR1; ++r) {
+      for (size_t v = 0; v < kVecs; ++v) {
+        o[r - kR0][v] = acc[r][v];
+        if constexpr (kAct != ENC_ACT_NONE) {
+          o[r - kR0][v] = Activate<kAct>(d, hn::Add(o[r - kR0][v], bias[v]));
         }
       }
-      StoreCols(o, d, y, v, t.cols);
+    }
+    for (size_t r = kR0; r < kR1; ++r) {
+      float* y = t.y + static_cast<int64_t>(r) * t.ldy;
+      for (size_t v = 0; v < kVecs; ++v) {
+        V x = o[r - kR0][v];
+        if (kAct != ENC_ACT_NONE && t.res) {
+          x = hn::Add(x, Load<kFull>(d, t.res + static_cast<int64_t>(r) * t.ldr,
+                                     v, t.cols));
+        }
+        Store<kFull>(x, d, y, v, t.cols);
+      }
+    }
+  }
+
+  template <bool kFull>
+  static HWY_INLINE V Load(D d, const float* row, size_t v, size_t cols) {
+    if constexpr (kFull) {
+      return hn::LoadU(d, row + v * kLanes);
+    } else {
+      return LoadCols(d, row, v, cols);
+    }
+  }
+
+  template <bool kFull>
+  static HWY_INLINE void Store(V x, D d, float* row, size_t v, size_t cols) {
+    if constexpr (kFull) {
+      hn::StoreU(x, d, row + v * kLanes);
+    } else {
+      StoreCols(x, d, row, v, cols);
     }
   }
 };

@@ -50,6 +50,10 @@ constexpr size_t kMr = 6;
 constexpr size_t kPanel = kVecs * kLanes;
 static_assert(kPanel <= kMaxGemmPanel, "pack.cc packs at most kMaxGemmPanel");
 
+// Rows whose epilogue runs at once (kernels/gemm_epilogue-inl.h): 2 x kVecs
+// activations interleave, and fit the registers the stored rows release.
+constexpr size_t kFinishRows = 2;
+
 // Software prefetch distance along a panel, in K steps (panel rows).
 constexpr int64_t kPrefetchRows = 24;
 constexpr size_t kLineFloats = 64 / sizeof(float);
@@ -183,7 +187,7 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
     }
 
     if (t.last) {
-      for (size_t r = 0; r < kRows; ++r) Epi::Finish(d, view, r, acc[r]);
+      Epi::template Finish<kRows>(d, view, acc);
     } else {
       for (size_t r = 0; r < kRows; ++r) {
         for (size_t v = 0; v < kVecs; ++v) {
