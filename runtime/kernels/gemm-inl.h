@@ -122,8 +122,13 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
     t.ldr = a.ldr;
     t.far = &far;
     t.far_lines = (far.runs * far.run_lines + tiles - 1) / tiles;
-    for (int64_t m = s.mc0; m < mc1; m += kMr) {
-      const int64_t rows = std::min<int64_t>(kMr, mc1 - m);
+    for (int64_t m = s.mc0, rows = 0; m < mc1; m += rows) {
+      // Full tiles, except that a short last tile (fewer than kMr / 2 rows:
+      // too few accumulators to hide the FMA latency) shares the rows of the
+      // one before it (6 + 2 -> 4 + 4).
+      const int64_t left = mc1 - m;
+      rows = left > kMr && left - kMr < kMr / 2 ? (left + 1) / 2
+                                                 : std::min<int64_t>(kMr, left);
       t.x = a.x + m * a.ldx + s.k0;
       t.y = a.y + m * a.ldy + s.pc0 * kPanel;
       t.res = a.residual ? a.residual + m * a.ldr + s.pc0 * kPanel : nullptr;
