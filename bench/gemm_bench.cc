@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include <cctype>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -172,6 +173,7 @@ void RegisterAll() {
             ->ArgNames({"M", "N", "K", "threads"})
             ->UseRealTime()
             ->MinTime(0.3)
+            ->Repetitions(3)
             ->Unit(benchmark::kMicrosecond);
       }
     }
@@ -179,21 +181,32 @@ void RegisterAll() {
 }
 
 // Keeps the GFLOPS of every run for the summary.
+// Keeps the GFLOPS of every repetition, keyed by "lib/M:../N:../K:../threads:T".
 class Collector : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Iteration) continue;
+      std::string key = run.benchmark_name();
+      key = key.substr(0, key.find("/min_time"));
       auto it = run.counters.find("GFLOPS");
-      if (it != run.counters.end()) gflops[run.benchmark_name()] = it->second;
+      if (it != run.counters.end()) gflops[key].push_back(it->second);
       it = run.counters.find("GFLOPS_cpu");
-      if (it != run.counters.end()) {
-        gflops_cpu[run.benchmark_name()] = it->second;
-      }
+      if (it != run.counters.end()) gflops_cpu[key].push_back(it->second);
     }
   }
-  std::map<std::string, double> gflops, gflops_cpu;
+  // The median of the repetitions (0 if none ran).
+  static double Median(const std::map<std::string, std::vector<double>>& table,
+                       const std::string& key) {
+    auto it = table.find(key);
+    if (it == table.end() || it->second.empty()) return 0.0;
+    std::vector<double> v = it->second;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  }
+  std::map<std::string, std::vector<double>> gflops, gflops_cpu;
 };
 
 }  // namespace
@@ -231,23 +244,21 @@ int main(int argc, char** argv) {
               onednn_cap ? onednn_cap : "", dnnl_fma ? FmaIsaName(dnnl_isa) : "none",
               dnnl_peak[1], dnnl_peak[2]);
   std::printf(
-      "GFLOP/s by the wall clock; %%peak: of the FMA peak of the instruction "
-      "set that library ran; [cpu]: per second of process CPU time x "
-      "threads\n");
+      "GFLOP/s by the wall clock, median of 3 repetitions of >= 0.3 s; "
+      "%%peak: of the FMA peak of the instruction set that library ran; "
+      "[cpu]: per second of process CPU time x threads\n");
   std::printf("%-16s %3s %7s %7s %8s %8s %9s %9s %9s  %9s %9s\n", "M x N x K",
               "thr", "enc", "oneDNN", "OpenBLAS", "enc/dnnl", "enc/oblas",
               "enc%peak", "dnnl%peak", "enc[cpu]", "dnnl[cpu]");
   for (const auto& s : kShapes) {
     for (int threads : {1, 2}) {
       char suffix[96];
-      std::snprintf(suffix, sizeof(suffix),
-                    "/M:%lld/N:%lld/K:%lld/threads:%d/min_time:0.300/real_time",
+      std::snprintf(suffix, sizeof(suffix), "/M:%lld/N:%lld/K:%lld/threads:%d",
                     static_cast<long long>(s[0]), static_cast<long long>(s[1]),
                     static_cast<long long>(s[2]), threads);
       auto get = [&](const char* lib, bool cpu = false) {
-        const auto& table = cpu ? collector.gflops_cpu : collector.gflops;
-        auto it = table.find(std::string(lib) + suffix);
-        return it == table.end() ? 0.0 : it->second;
+        return Collector::Median(cpu ? collector.gflops_cpu : collector.gflops,
+                                 std::string(lib) + suffix);
       };
       const double e = get("enc"), d = get("onednn"), o = get("openblas");
       const double ec = get("enc", true), dc = get("onednn", true);
