@@ -74,7 +74,8 @@ struct TileView {
 HWY_INLINE V LoadCols(D d, const float* row, size_t v, size_t cols) {
   const size_t c0 = v * kLanes;
   if (HWY_LIKELY(c0 + kLanes <= cols)) return hn::LoadU(d, row + c0);
-  HWY_ALIGN float buf[kLanes] = {};
+  HWY_ALIGN float buf[kLanes];
+  hn::Store(hn::Zero(d), d, buf);
   for (size_t i = c0; i < cols; ++i) buf[i - c0] = row[i];
   return hn::Load(d, buf);
 }
