@@ -173,7 +173,6 @@ void RegisterAll() {
             ->ArgNames({"M", "N", "K", "threads"})
             ->UseRealTime()
             ->MinTime(0.3)
-            ->Repetitions(3)
             ->Unit(benchmark::kMicrosecond);
       }
     }
@@ -244,9 +243,10 @@ int main(int argc, char** argv) {
               onednn_cap ? onednn_cap : "", dnnl_fma ? FmaIsaName(dnnl_isa) : "none",
               dnnl_peak[1], dnnl_peak[2]);
   std::printf(
-      "GFLOP/s by the wall clock, median of 3 repetitions of >= 0.3 s; "
-      "%%peak: of the FMA peak of the instruction set that library ran; "
-      "[cpu]: per second of process CPU time x threads\n");
+      "GFLOP/s by the wall clock, median of the repetitions "
+      "(--benchmark_repetitions); %%peak: of the FMA peak of the instruction "
+      "set that library ran; [cpu]: per second of process CPU time x "
+      "threads\n");
   std::printf("%-16s %3s %7s %7s %8s %8s %9s %9s %9s  %9s %9s\n", "M x N x K",
               "thr", "enc", "oneDNN", "OpenBLAS", "enc/dnnl", "enc/oblas",
               "enc%peak", "dnnl%peak", "enc[cpu]", "dnnl[cpu]");

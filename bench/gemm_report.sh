@@ -9,6 +9,9 @@
 #
 #   bench/gemm_report.sh [build-dir] [extra gemm_bench flags...]
 #   ISAS="native avx2" (default on AVX-512 CPUs) chooses the runs.
+# Each library and shape runs 5 times, the runs of all of them in a random
+# order (so that drift of the machine hits every library alike); the summary
+# keeps the median. REPS overrides the 5.
 #
 # The machine should be quiet: the numbers are wall-clock throughput, and the
 # peers (OpenMP, OpenBLAS threads) suffer from preemption more than ours.
@@ -25,6 +28,7 @@ if [ -z "${ISAS:-}" ]; then
   ISAS=native
   grep -qw avx512f /proc/cpuinfo && ISAS="native avx2"
 fi
+flags="--benchmark_color=false --benchmark_repetitions=${REPS:-5} --benchmark_enable_random_interleaving=true"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for isa in $ISAS; do
@@ -32,10 +36,10 @@ for isa in $ISAS; do
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
   if [ "$isa" = native ]; then
     env -u ENC_TARGET -u ONEDNN_MAX_CPU_ISA -u OPENBLAS_CORETYPE \
-      "$bench" --benchmark_color=false "$@" > "$out" 2>&1
+      "$bench" $flags "$@" > "$out" 2>&1
   else
     ENC_TARGET=avx2 ONEDNN_MAX_CPU_ISA=AVX2 OPENBLAS_CORETYPE=Haswell \
-      "$bench" --benchmark_color=false "$@" > "$out" 2>&1
+      "$bench" $flags "$@" > "$out" 2>&1
   fi
   echo "load average after:  $(cut -d' ' -f1-3 /proc/loadavg)"
   sed -n '/^encc: Highway target/,$p' "$out"
