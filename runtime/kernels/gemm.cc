@@ -31,9 +31,10 @@ bool Overlap(const float* a, int64_t a_len, const float* b, int64_t b_len) {
   return pa < pb + b_len * sizeof(float) && pb < pa + a_len * sizeof(float);
 }
 
-// Multiply-adds below which a second thread costs more than it saves: the
-// wake-up and join of a pool loop are a few microseconds, ~0.5 M multiply-adds
-// on one core. (Set from tiny b1s128 at 1 and 2 threads: bench/README.md.)
+// Multiply-adds per thread below which another thread costs more than it
+// saves: the wake-up and join of a pool loop are a few microseconds, about
+// 0.5 M multiply-adds on one core. (The smallest GEMM of tiny b1s128,
+// 128 x 128 x 128 = 2 M, runs faster on 2 threads than on 1 in gemm_bench.)
 constexpr double kMinMacsPerThread = 512.0 * 1024;
 
 // The work units of one call: row blocks x panels, row-block-major (a unit
