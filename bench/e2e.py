@@ -556,7 +556,8 @@ def main():
     print("load average after the run: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "peaks": peaks, "probes": probes,
+            json.dump({"rows": rows, "probes": probes,
+                       "peaks": {"%s/%d" % k: v for k, v in peaks.items()},
                        "models": {k: {kk: vv for kk, vv in v.items() if kk != "spec"}
                                   for k, v in models.items()}}, f, indent=1, default=str)
 
