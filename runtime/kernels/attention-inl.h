@@ -191,14 +191,14 @@ HWY_INLINE float SoftmaxRow(float* HWY_RESTRICT s, size_t n) {
   return 1.0f / hn::GetLane(hn::SumOfLanes(d, sum));
 }
 
-// The keys [lo, hi) that query rows [i0, i1) of a sequence of L attend to:
-// every key. (A local window would narrow this per block, and mask the keys
-// of the block's range that a row does not see.)
+// The keys [lo, hi) within `half` (= window / 2) of some query row of
+// [i0, i1) in a sequence of L: what a local block scores and sums; each row
+// then masks the keys of that range it does not see.
 struct KeyRange {
   size_t lo, hi;
 };
-HWY_INLINE KeyRange BlockKeys(size_t L, size_t /*i0*/, size_t /*i1*/) {
-  return KeyRange{0, L};
+HWY_INLINE KeyRange LocalKeys(size_t L, size_t i0, size_t i1, size_t half) {
+  return KeyRange{i0 > half ? i0 - half : 0, std::min(L, i1 + half)};
 }
 
 // One (sequence b, head h).
@@ -291,11 +291,15 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const VF neg_slope = hn::Set(d, -slope);
   const VF iota = hn::Iota(d, 0.0f);
   const float neg_inf = -std::numeric_limits<float>::infinity();
+  // A local block (window > 0) sees |i - j| <= half; a window of 1 only j = i.
+  const bool local = p.window > 0;
+  const size_t half = static_cast<size_t>(p.window / 2);
 
   float inv_sum[kRows];
   for (size_t i0 = 0; i0 < L; i0 += kRows) {
     const size_t rows = std::min(kRows, L - i0);
-    const KeyRange keys = BlockKeys(L, i0, i0 + rows);
+    const KeyRange keys = local ? LocalKeys(L, i0, i0 + rows, half)
+                                : KeyRange{0, L};
     // The whole key blocks that cover [keys.lo, keys.hi).
     const size_t j_begin = keys.lo / kJ * kJ;
     const size_t j_end = RoundUp(keys.hi, kJ);
@@ -325,8 +329,9 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
                     s + j0);
         }
       }
-      std::fill(s + j_begin, s + keys.lo, neg_inf);
-      std::fill(s + keys.hi, s + j_end, neg_inf);
+      const KeyRange row = local ? LocalKeys(L, i, i + 1, half) : keys;
+      std::fill(s + j_begin, s + row.lo, neg_inf);
+      std::fill(s + row.hi, s + j_end, neg_inf);
       // P unnormalised; O is scaled below.
       inv_sum[r] = SoftmaxRow(s + j_begin, j_end - j_begin);
     }

@@ -2,6 +2,7 @@
 // of the batch into (sequence, head) tasks over the thread pool.
 #include "enc/kernels/attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -40,7 +41,9 @@ void Attention(AttentionArgs& a) {
   double work = 0;  // a double: no overflow for any batch
   for (int32_t b = 0; b < a.batch; ++b) {
     const double len = a.lengths ? a.lengths[b] : a.seq_len;
-    work += 2 * len * len;
+    // A local block's query sees at most window + 1 keys.
+    const double keys = a.p.window > 0 ? std::min(len, a.p.window + 1.0) : len;
+    work += 2 * len * keys;
   }
   work *= static_cast<double>(a.p.heads) * a.p.d_k;
   if (work >= 65536.0) {
@@ -72,6 +75,9 @@ static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
   }
   if (!std::isfinite(p->scale)) {
     return Fail(ENC_ERR_INPUT, "%s: scale (%g) is not finite", fn, p->scale);
+  }
+  if (p->window < 0) {
+    return Fail(ENC_ERR_INPUT, "%s: window (%d) < 0", fn, p->window);
   }
   if (seq_len > p->max_len) {
     return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) exceeds max_len (%d)", fn,

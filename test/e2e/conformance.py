@@ -164,6 +164,14 @@ def main():
     reference_case("norm_bias false, first_attn_norm false", "modernbert_global", torch=True,
                    batch=2, seq=10, lengths=[10, 3])
     reference_case("norm_bias false -O0", "modernbert_global", batch=2, seq=6, flags=["-O0"])
+    reference_case("window 8 every 3rd global, local_base", "modernbert_local", torch=True,
+                   batch=2, seq=37, lengths=[37, 9])
+    reference_case("window 8 -O0", "modernbert_local", batch=2, seq=21, lengths=[21, 4],
+                   flags=["-O0"])
+    reference_case("window 7 alibi mean", "local_alibi", torch=True, batch=3, seq=33,
+                   lengths=[33, 3, 0])
+    reference_case("window 6 relative", "local_relative", torch=True, batch=2, seq=40,
+                   lengths=[40, 17])
     permutation_case("no_positions", True)
     permutation_case("torch_post_relu", False)
     permutation_case("rope_halves", False)

@@ -28,6 +28,7 @@ struct Case {
   Bias bias;
   float q_scale = 1.0f;  // to push scores far from 0
   bool full = false;     // lengths == NULL (every sequence full)
+  int window = 0;        // local attention: |i - j| <= window / 2
 };
 
 struct AttnSetup {
@@ -62,6 +63,7 @@ void Build(AttnSetup& s, std::mt19937& rng) {
   s.p.d_k = c.d_k;
   s.p.max_len = s.max_len;
   s.p.scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(c.d_k)));
+  s.p.window = c.window;
   s.p.rope_style = c.rope;
   if (c.rope != ENC_ROPE_NONE) {
     const int half = c.d_k / 2;
@@ -120,6 +122,10 @@ std::vector<double> Reference(const AttnSetup& s) {
         std::vector<double> score(len);
         double m = -INFINITY;
         for (int j = 0; j < len; ++j) {
+          if (c.window > 0 && std::abs(i - j) > c.window / 2) {
+            score[j] = -INFINITY;  // outside the window: weight 0
+            continue;
+          }
           double dot = 0;
           for (int t = 0; t < c.d_k; ++t) dot += q[t] * K[j][t];
           dot /= std::sqrt(static_cast<double>(c.d_k));
@@ -212,7 +218,7 @@ void RunCase(const Case& c, std::mt19937& rng) {
 std::string Name(const Case& c) {
   return "heads " + std::to_string(c.heads) + " d_k " + std::to_string(c.d_k) +
          " seq " + std::to_string(c.seq) + " rope " + std::to_string(c.rope) +
-         " bias " + std::to_string(c.bias);
+         " bias " + std::to_string(c.bias) + " window " + std::to_string(c.window);
 }
 
 TEST(Attention, MatchesReferenceAcrossShapesRopeAndBias) {
@@ -251,6 +257,26 @@ TEST(Attention, BlockEdges) {
         SCOPED_TRACE(Name(c));
         RunCase(c, rng);
         if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Local attention: windows narrower and wider than the sequence, odd and
+// even (window / 2 rounds down), of 1 (each query sees itself only), across
+// the per-target blocks, with every bias and RoPE.
+TEST(Attention, LocalWindowMatchesReference) {
+  std::mt19937 rng(11);
+  for (int window : {1, 2, 3, 8, 17, 64, 129, 400}) {
+    for (int seq : {1, 5, 70, 200}) {
+      for (Bias bias : {kNoBias, kAlibi, kRelative}) {
+        for (int d_k : {8, 64}) {
+          Case c{2, d_k, seq, 4, ENC_ROPE_HALVES, bias};
+          c.window = window;
+          SCOPED_TRACE(Name(c));
+          RunCase(c, rng);
+          if (HasFatalFailure()) return;
+        }
       }
     }
   }
@@ -394,6 +420,9 @@ TEST(Attention, RejectsBadArguments) {
   bad = p;
   bad.rope_style = 3;
   expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rope style");
+  bad = p;
+  bad.window = -2;
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "window < 0");
   bad = p;
   bad.rope_style = ENC_ROPE_HALVES;  // tables missing
   expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rope tables");

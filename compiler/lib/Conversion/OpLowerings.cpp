@@ -163,9 +163,6 @@ LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
   if (Q.Ld != K.Ld || Q.Ld != V.Ld)
     return Op.emitError("q, k and v must share a row stride, not ")
            << Q.Ld << ", " << K.Ld << " and " << V.Ld;
-  if (Op.getWindow() != 0)
-    return Op.emitError("local attention (window ")
-           << Op.getWindow() << ") is not implemented by the runtime yet";
   // enc_attention_params, every field zero unless set below.
   auto ParamsTy = abi::structType<enc_attention_params>(B.getContext());
   SmallVector<Value> Fields;
@@ -179,6 +176,7 @@ LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
       B.i32(getEncoderFacts(E.Func).MaxLen, L));
   Set(ENC_FIELD(enc_attention_params, scale),
       B.f32(Op.getScale().convertToFloat(), L));
+  Set(ENC_FIELD(enc_attention_params, window), B.i32(Op.getWindow(), L));
   auto Tables = Op.getTables();
   switch (Op.getPositional()) {
   case AttnPositional::none:

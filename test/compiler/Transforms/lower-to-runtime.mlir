@@ -193,3 +193,21 @@ func.func @v2(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi
   %p = enc.pool mean %1, %len {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   return %p : tensor<?x8xf32>
 }
+
+// -----
+
+// A local block: enc_attention_params.window (its last field, 11) is the
+// op's window.
+// CHECK-LABEL: llvm.func @local_forward(
+// CHECK: %[[W:.*]] = llvm.mlir.constant(6 : i32) : i32
+// CHECK: %[[F:.*]] = llvm.getelementptr %{{.*}}[0, 11] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32, i32, f32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32)>
+// CHECK-NEXT: llvm.store %[[W]], %[[F]] : i32, !llvm.ptr
+// CHECK: llvm.call @enc_attention(
+func.func @local(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
+    attributes {enc.arena_row_floats = 32 : i64, enc.d_model = 8 : i64, enc.max_len = 4 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
+  %g = enc.weight "final_norm.weight" : tensor<8xf32>
+  %0 = enc.norm rmsnorm %x, %g {enc.row_offset = 0 : i64, eps = 1.0e-6 : f32} : (tensor<?x?x8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
+  %a = enc.attention %0, %0, %0, %len {enc.row_offset = 16 : i64, heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32, window = 6 : i64} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  %p = enc.pool none %a, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}

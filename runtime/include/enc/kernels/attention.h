@@ -1,7 +1,8 @@
 /* Multi-head scaled dot-product attention for encoders (docs/numerics.md).
  *
  * One call handles a whole batch: per (sequence, head) it computes
- *   scores = rope(Q_h) rope(K_h)^T * scale + bias,  keys j >= len[b] masked,
+ *   scores = rope(Q_h) rope(K_h)^T * scale + bias,  keys j >= len[b] masked
+ *            (and, with a window, keys j with |i - j| > window / 2),
  *   out_h  = softmax_j(scores) V_h
  * with a numerically stable (max-subtracted) softmax. Q, K and V are usually
  * column slices of one fused QKV projection [batch*seq_len, 3*d_model]
@@ -42,6 +43,10 @@ typedef struct {
   const int32_t *rel_bucket; /* [2*max_len - 1], values in [0, rel_buckets) */
   const float *rel_table;    /* [rel_buckets, heads] */
   int32_t rel_buckets;
+  /* Local attention: 0 for none; > 0: query i sees only the keys j with
+   * |i - j| <= window / 2. The keys outside are skipped (neither scored nor
+   * summed), not computed and discarded. */
+  int32_t window;
 } enc_attention_params;
 
 /* q, k, v: [sum(len) rows, ld_in], head h at columns h*d_k.
