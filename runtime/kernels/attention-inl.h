@@ -115,31 +115,33 @@ HWY_INLINE void RotateRow(const enc_attention_params& p, const float* x,
   }
 }
 
-// S[r, 0 .. kScoreVecs*N) = Q[r] . K[j0 + j] for the kRows rows of Q (dkp
-// apart), from the key panel Kp (d_k rows of kScoreVecs*N keys, contiguous);
-// S rows lds apart.
+// S[r, 0 .. kSV*N) = Q[r] . K[j0 + j] for the kRows rows of Q (dkp apart),
+// from kSV vectors of keys of a key panel (d_k rows, kp_stride floats apart);
+// S rows lds apart. kSV = kScoreVecs scores a whole panel; 1 scores the
+// vectors at the edges of a local block's keys.
+template <size_t kSV>
 HWY_INLINE void ScoreBlock(const float* HWY_RESTRICT Q, size_t dkp,
-                           const float* HWY_RESTRICT Kp, size_t dk,
-                           float* HWY_RESTRICT S, size_t lds) {
+                           const float* HWY_RESTRICT Kp, size_t kp_stride,
+                           size_t dk, float* HWY_RESTRICT S, size_t lds) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  VF acc[kRows][kScoreVecs];
+  VF acc[kRows][kSV];
   for (size_t r = 0; r < kRows; ++r) {
-    for (size_t v = 0; v < kScoreVecs; ++v) acc[r][v] = hn::Zero(d);
+    for (size_t v = 0; v < kSV; ++v) acc[r][v] = hn::Zero(d);
   }
   const float* kp = Kp;
-  for (size_t c = 0; c < dk; ++c, kp += kScoreVecs * N) {
-    VF k[kScoreVecs];
-    for (size_t v = 0; v < kScoreVecs; ++v) k[v] = hn::Load(d, kp + v * N);
+  for (size_t c = 0; c < dk; ++c, kp += kp_stride) {
+    VF k[kSV];
+    for (size_t v = 0; v < kSV; ++v) k[v] = hn::Load(d, kp + v * N);
     for (size_t r = 0; r < kRows; ++r) {
       const VF q = hn::Set(d, Q[r * dkp + c]);
-      for (size_t v = 0; v < kScoreVecs; ++v) {
+      for (size_t v = 0; v < kSV; ++v) {
         acc[r][v] = hn::MulAdd(q, k[v], acc[r][v]);
       }
     }
   }
   for (size_t r = 0; r < kRows; ++r) {
-    for (size_t v = 0; v < kScoreVecs; ++v) {
+    for (size_t v = 0; v < kSV; ++v) {
       hn::Store(acc[r][v], d, S + r * lds + v * N);
     }
   }
@@ -171,6 +173,19 @@ HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t ldp,
   for (size_t r = 0; r < kRows; ++r) {
     for (size_t q = 0; q < kV; ++q) hn::Store(acc[r][q], d, O + r * ldo + q * N);
   }
+}
+
+// Scores min(n, kSV) vectors of keys (n >= 1) with the widest ScoreBlock
+// that fits; returns how many.
+template <size_t kSV>
+HWY_INLINE size_t ScoreUpTo(size_t n, const float* HWY_RESTRICT Q, size_t dkp,
+                            const float* HWY_RESTRICT Kp, size_t kp_stride,
+                            size_t dk, float* HWY_RESTRICT S, size_t lds) {
+  if constexpr (kSV > 1) {
+    if (n < kSV) return ScoreUpTo<kSV - 1>(n, Q, dkp, Kp, kp_stride, dk, S, lds);
+  }
+  ScoreBlock<kSV>(Q, dkp, Kp, kp_stride, dk, S, lds);
+  return kSV;
 }
 
 // Softmax of one row of scores in place over [0, n) (n a multiple of the
@@ -300,16 +315,21 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
     const size_t rows = std::min(kRows, L - i0);
     const KeyRange keys = local ? LocalKeys(L, i0, i0 + rows, half)
                                 : KeyRange{0, L};
-    // The whole key blocks that cover [keys.lo, keys.hi).
-    const size_t j_begin = keys.lo / kJ * kJ;
-    const size_t j_end = RoundUp(keys.hi, kJ);
+    // The whole vectors of keys that cover [keys.lo, keys.hi): every key
+    // block for a global block, vectors from the block's edges for a local
+    // one (scores past L are 0 in Kp's padding and masked below).
+    const size_t j_begin = local ? keys.lo / N * N : 0;
+    const size_t j_end = local ? RoundUp(keys.hi, N) : Lj;
     for (size_t r = 0; r < kRows; ++r) {
       const size_t i = i0 + std::min(r, rows - 1);  // repeat the last row
       RotateRow(p, qbase + i * a.ld_in, p.scale, static_cast<int64_t>(i),
                 Q + r * dkp, 1);
     }
-    for (size_t j0 = j_begin; j0 < j_end; j0 += kJ) {
-      ScoreBlock(Q, dkp, Kp + (j0 / kJ) * dk * kJ, dk, Sc + j0, ld);
+    // As many vectors at a time as the key panel holds from j0 on.
+    for (size_t j0 = j_begin; j0 < j_end;) {
+      const float* panel = Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
+      const size_t n = std::min(kJ - j0 % kJ, j_end - j0) / N;
+      j0 += N * ScoreUpTo<kScoreVecs>(n, Q, dkp, panel, kJ, dk, Sc + j0, ld);
     }
     for (size_t r = 0; r < rows; ++r) {
       const size_t i = i0 + r;
