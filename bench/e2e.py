@@ -45,6 +45,9 @@ MODELS = {
     "base2017": ("bench/models/transformer_base_emb.enc", "transformer_base_emb"),
     "bert": ("bench/models/bert_base_emb.enc", "bert_base_emb"),
     "bert_preln": ("bench/models/bert_base_emb.enc", "bert_base_emb_preln"),
+    "gated_bert": ("bench/models/families_emb.enc", "gated_bert_emb"),
+    "modernbert": ("bench/models/families_emb.enc", "modernbert_emb"),
+    "modernbert_local": ("bench/models/families_emb.enc", "modernbert_local_emb"),
 }
 RAGGED = [int(v) for v in np.linspace(16, 128, 8)]  # 16, 32, ..., 128
 
@@ -61,6 +64,13 @@ CONFIGS = [
 ]
 QUICK_CONFIGS = ["seed_toy b1s5", "tiny b1s128", "tiny b8 ragged16-128"]
 EXTRA_CONFIGS = {"tiny b8 ragged16-128": ("tiny b8 ragged16-128", "tiny", 8, 128, RAGGED, True)}
+# The v2 families (bench/models/families_emb.enc; torch and ONNX Runtime run
+# torch_runner.FamilyEncoder): run them with --config.
+for _c in [("gated-bert b1s128", "gated_bert", 1, 128, None, False),
+           ("gated-bert b1s512", "gated_bert", 1, 512, None, False),
+           ("modernbert b1s512", "modernbert", 1, 512, None, False),
+           ("modernbert-local b1s512", "modernbert_local", 1, 512, None, False)]:
+    EXTRA_CONFIGS[_c[0]] = _c
 
 
 def log(msg):
