@@ -28,9 +28,11 @@ void AddRowsT(int64_t rows, int64_t d, const float* a, int64_t ld_a,
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/dispatch.h"
+
 namespace enc {
-HWY_EXPORT(ActivationRowsT);
-HWY_EXPORT(AddRowsT);
+ENC_EXPORT(ActivationRowsT);
+ENC_EXPORT(AddRowsT);
 
 namespace {
 struct ActTask {
@@ -43,7 +45,7 @@ struct ActTask {
 };
 void RunActTask(void* ctx, int64_t begin, int64_t end) {
   auto* t = static_cast<ActTask*>(ctx);
-  HWY_DYNAMIC_DISPATCH(ActivationRowsT)
+  ENC_DYNAMIC_DISPATCH(ActivationRowsT)
   (t->act, end - begin, t->d, t->x + begin * t->ld_x, t->ld_x,
    t->y + begin * t->ld_y, t->ld_y);
 }
@@ -58,7 +60,7 @@ struct AddTask {
 };
 void RunAddTask(void* ctx, int64_t begin, int64_t end) {
   auto* t = static_cast<AddTask*>(ctx);
-  HWY_DYNAMIC_DISPATCH(AddRowsT)
+  ENC_DYNAMIC_DISPATCH(AddRowsT)
   (end - begin, t->d, t->a + begin * t->ld_a, t->ld_a, t->b + begin * t->ld_b,
    t->ld_b, t->y + begin * t->ld_y, t->ld_y);
 }
