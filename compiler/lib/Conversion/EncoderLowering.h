@@ -8,6 +8,7 @@
 //   ForwardPrologue.cpp NAME_forward up to the first op: checks, the input,
 //                       the workspace, the slots and constants as views
 //   OpLowerings.cpp     one kernel call per op
+//   LibraryRegistry.cpp enc_library_encoders, for a shared library
 //
 // Activations live in one arena (`ws + row_offset * batch * seq` floats) in
 // the runtime's packed layout (enc/kernels/layout.h): row-wise kernels run
@@ -19,6 +20,8 @@
 #define ENC_CONVERSION_ENCODERLOWERING_H
 
 #include "RuntimeBuilder.h"
+
+#include "enc/ABI/ModelABI.h"
 
 #include "enc/Dialect/EncOps.h"
 
@@ -87,6 +90,13 @@ struct EncoderLowering {
   View resultView(mlir::Operation *Op);
 };
 
+/// What the registry of a shared library says about one lowered encoder.
+struct RegistryEntry {
+  std::string Name;
+  ModelFacts Facts;
+  mlir::Location Loc;
+};
+
 // The steps, in the order LowerToRuntime.cpp runs them.
 mlir::LogicalResult collectSlots(EncoderLowering &E);
 void emitWeightTables(EncoderLowering &E);
@@ -94,6 +104,9 @@ void declareEntryPoints(EncoderLowering &E);
 mlir::LogicalResult emitForwardPrologue(EncoderLowering &E);
 mlir::LogicalResult emitForwardBody(EncoderLowering &E);
 void emitLoadFreeAndWorkspace(EncoderLowering &E);
+/// LibraryRegistry.cpp: enc_library_encoders over the lowered encoders.
+mlir::LogicalResult emitLibraryRegistry(mlir::ModuleOp Module,
+                                        llvm::ArrayRef<RegistryEntry> Entries);
 
 } // namespace enc
 
