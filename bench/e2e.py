@@ -102,6 +102,7 @@ class Runner:
         self.load_ms = float(first[1])
         self.threads_in_use = int(first[2])
         self.rss_before_load = int(first[3]) if len(first) > 3 else 0
+        self.target = first[4] if len(first) > 4 else None  # encc's Highway target
 
     def _read(self):
         line = self.proc.stdout.readline()
@@ -150,10 +151,29 @@ def peer_env(threads, openblas_openmp):
     return e
 
 
-def encc_env(threads):
+def encc_env(threads, target):
     e = dict(os.environ)
     e["ENC_NUM_THREADS"] = str(threads)
+    e.pop("ENC_TARGET", None)
+    if target:
+        e["ENC_TARGET"] = target
     return e
+
+
+def torch_env(threads, target):
+    """torch's environment. With --target avx2, PyTorch's own kernels
+    (ATEN_CPU_CAPABILITY) and OpenBLAS (OPENBLAS_CORETYPE=Haswell) are capped
+    at AVX2 as well."""
+    e = peer_env(threads, True)
+    if target == "avx2":
+        e["ATEN_CPU_CAPABILITY"] = "avx2"
+        e["OPENBLAS_CORETYPE"] = "Haswell"
+    return e
+
+
+# Highway target (as the runtime names it) -> the instruction set whose FMA
+# peak bounds it (fma_peak's names); other targets have no FMA peak.
+TARGET_ISA = {"AVX3": "avx512", "AVX3_DL": "avx512", "AVX3_ZEN4": "avx512", "AVX2": "avx2"}
 
 
 # --------------------------------------------------------------------------
@@ -166,13 +186,15 @@ class Paths:
         self.encc = os.path.join(build, "bin", "encc")
         self.lib = os.path.join(build, "runtime", "libenc_runtime.a")
         self.include = os.path.join(ROOT, "runtime", "include")
+        self.runtime_src = os.path.join(ROOT, "runtime")  # src/target.h
         self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
         self.link = ["-lhwy", "-lhwy_contrib", "-lpthread"]
 
 
 def fma_peaks(paths, threads):
-    """The FMA peak from fma_peak (bench/fma_peak.cc): the build's binary, or
-    the same source compiled here when the bench targets are not built."""
+    """The FMA peaks from fma_peak (bench/fma_peak.cc): the build's binary, or
+    the same source compiled here when the bench targets are not built.
+    -> {(isa, threads): GFLOP/s}, isa "avx2" or "avx512"."""
     exe = os.path.join(paths.build, "bin", "fma_peak")
     source = "build/bin/fma_peak"
     if not os.path.exists(exe):
@@ -181,12 +203,20 @@ def fma_peaks(paths, threads):
              os.path.join(HERE, "fma_peak.cc"), "-o", exe, "-lpthread"])
         source = "bench/fma_peak.cc"
     out = run([exe]).stdout
-    peaks = {int(t): float(g) for t, g in re.findall(r"threads=(\d+):\s*([\d.]+)", out)}
+    peaks = {(isa, int(t)): float(g) for isa, t, g in
+             re.findall(r"isa=(\w+) threads=(\d+):\s*([\d.]+)", out)}
     return peaks, source
 
 
-def build_model(paths, key, seed, skip_onnx):
+# --target -> the CPU encc compiles the model's own code for, so that none of
+# it uses a wider instruction set than the runtime's capped kernels.
+TARGET_MCPU = {"avx3_dl": "icelake-server", "avx3": "skylake-avx512", "avx512": "skylake-avx512",
+               "avx2": "haswell", "sse4": "nehalem", "ssse3": "core2", "scalar": "x86-64"}
+
+
+def build_model(paths, key, seed, skip_onnx, target=None):
     enc_rel, encoder = MODELS[key]
+    mcpu = ["--mcpu=" + TARGET_MCPU[target.lower()]] if target else []
     enc = os.path.join(ROOT, enc_rel)
     d = os.path.join(paths.work, key)
     os.makedirs(d, exist_ok=True)
@@ -199,10 +229,11 @@ def build_model(paths, key, seed, skip_onnx):
     compile_s = []
     for _ in range(3):  # compile time: best of 3
         t0 = time.perf_counter()
-        run([paths.encc, enc, "--encoder=" + encoder, "-o", obj])
+        run([paths.encc, enc, "--encoder=" + encoder, "-o", obj] + mcpu)
         compile_s.append(time.perf_counter() - t0)
     exe = os.path.join(d, "encc_runner")
-    run([paths.cxx, "-std=c++17", "-O2", "-I" + paths.include, "-DENC_MODEL=" + encoder,
+    run([paths.cxx, "-std=c++17", "-O2", "-I" + paths.include, "-I" + paths.runtime_src,
+         "-DENC_MODEL=" + encoder,
          "-DENC_D_MODEL=%d" % spec["d_model"],
          "-include", os.path.join(d, "model.h"), os.path.join(HERE, "encc_runner.cpp"), obj,
          paths.lib, "-o", exe] + paths.link)
@@ -322,11 +353,11 @@ def bench_config(runners, model, cfg, args, seed):
     return row
 
 
-def rss_probe(model, cfg, seed):
+def rss_probe(model, cfg, seed, target):
     """A fresh encc runner: load (timed), one forward of the config, ru_maxrss."""
     name, _, b, s, lengths, _ = cfg
     _, inp, lens = write_inputs(model, name, b, s, lengths, seed)
-    r = Runner("encc", [model["exe"], model["weights"], "1"], encc_env(1))
+    r = Runner("encc", [model["exe"], model["weights"], "1"], encc_env(1, target))
     ws = r.case(b, s, inp, lens)
     r.run(1)
     rss, maxrss = r.rss()
@@ -357,8 +388,17 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
     print("latency ms: median [min-max] of %d interleaved runs after %d warm-up, %g ms apart; "
           "GFLOP/s and %%peak for encc (useful FLOPs, padding not counted)"
           % (args.runs, args.warmup, args.settle_ms))
-    print("FMA peak (%s, best of start and end): %s" % (peak_src, ", ".join("%d thr %.1f GFLOP/s" % (t, g)
-                                                     for t, g in sorted(peaks.items()))))
+    print("FMA peak (%s, best of start and end): %s" % (
+        peak_src, ", ".join("%s %d thr %.1f GFLOP/s" % (isa, t, g)
+                            for (isa, t), g in sorted(peaks.items()))))
+    targets = sorted({row["target"] for row in rows if row.get("target")})
+    print("encc ran the Highway target %s (ENC_TARGET=%s); %%peak is of that instruction set's "
+          "FMA peak" % ("/".join(targets) or "?", args.target or "unset"))
+    if args.target:
+        print("peers: torch capped with ATEN_CPU_CAPABILITY and OPENBLAS_CORETYPE=Haswell"
+              if args.target == "avx2" else "peers: torch not capped (only --target avx2 caps it)")
+        print("       ONNX Runtime not capped: it has no switch for its instruction set (it runs "
+              "the best the CPU has)")
     print("load average before the run: %s" % load_avg)
     hdr = ["config", "thr", "encc ms", "ORT ms", "torch ms", "GFLOP/s", "%peak", "ORT/encc",
            "torch/encc", "cpu/wall e|o|t", "|ORT-encc|", "|torch-encc|"]
@@ -367,7 +407,7 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
         r = row["res"]
         e, o, t = (med(r[k]["ms"]) for k in ENGINES)
         gf = row["flops"] / (e * 1e-3) * 1e-9
-        pk = peaks.get(row["threads"])
+        pk = peaks.get((TARGET_ISA.get(row.get("target"), ""), row["threads"]))
         table.append([row["config"], str(row["threads"]), fmt_lat(r["encc"]["ms"]),
                       fmt_lat(r["ort"]["ms"]), fmt_lat(r["torch"]["ms"]), "%.1f" % gf,
                       "%.0f%%" % (100 * gf / pk) if pk else "-", "%.2f" % (o / e), "%.2f" % (t / e),
@@ -444,6 +484,10 @@ def main():
     ap.add_argument("--work", default=None, help="scratch (default BUILD/bench-e2e)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None, help="also write the raw results here")
+    ap.add_argument("--target", default=None,
+                    help="cap encc's Highway target (ENC_TARGET, e.g. avx2) and compile the "
+                         "model for a CPU of that level; with avx2, torch is capped too; ONNX "
+                         "Runtime cannot be")
     args = ap.parse_args()
     args.runs = args.runs or (5 if args.quick else 25)
     args.warmup = args.warmup if args.warmup is not None else (1 if args.quick else 3)
@@ -455,6 +499,8 @@ def main():
     if unknown:
         raise SystemExit("unknown configuration(s) %s; known: %s" % (unknown, list(by_name)))
     configs = [by_name[n] for n in names]
+    if args.target and args.target.lower() not in TARGET_MCPU:
+        raise SystemExit("unknown --target %s; known: %s" % (args.target, ", ".join(TARGET_MCPU)))
     paths = Paths(args.build, args.work or os.path.join(args.build, "bench-e2e"))
     os.makedirs(paths.work, exist_ok=True)
     load_avg = open("/proc/loadavg").read().split()[:3]
@@ -465,11 +511,11 @@ def main():
     for c in configs:
         if c[1] not in models:
             log("building %s" % c[1])
-            models[c[1]] = build_model(paths, c[1], args.seed, False)
+            models[c[1]] = build_model(paths, c[1], args.seed, False, args.target)
 
     probes = {}
     for c in configs:
-        p = rss_probe(models[c[1]], c, args.seed)
+        p = rss_probe(models[c[1]], c, args.seed, args.target)
         p["model"] = c[1]
         probes[c[0]] = p
 
@@ -478,11 +524,13 @@ def main():
         for key, m in models.items():
             log("threads %d, %s: starting runners" % (t, key))
             runners = {
-                "encc": Runner("encc", [m["exe"], m["weights"], str(t)], encc_env(t)),
+                "encc": Runner("encc", [m["exe"], m["weights"], str(t)],
+                               encc_env(t, args.target)),
                 "ort": Runner("ort", ["node", os.path.join(HERE, "ort_runner.js"), m["onnx"], str(t)],
                               peer_env(t, False)),
                 "torch": Runner("torch", [PY, os.path.join(HERE, "torch_runner.py"), "serve",
-                                          m["spec_path"], m["weights"], str(t)], peer_env(t, True)),
+                                          m["spec_path"], m["weights"], str(t)],
+                                torch_env(t, args.target)),
             }
             try:
                 for c in configs:
@@ -491,6 +539,7 @@ def main():
                     log("threads %d: %s" % (t, c[0]))
                     row = bench_config(runners, m, c, args, args.seed)
                     row["threads"] = t
+                    row["target"] = runners["encc"].target
                     row["load_ms"] = {k: r.load_ms for k, r in runners.items()}
                     rows.append(row)
             finally:
@@ -502,12 +551,13 @@ def main():
     # (seen: 2 threads = 1 thread): measure again at the end, keep the best.
     peaks_end, _ = fma_peaks(paths, threads)
     log("FMA peak at the end: %s" % peaks_end)
-    peaks = {t: max(peaks.get(t, 0), peaks_end.get(t, 0)) for t in set(peaks) | set(peaks_end)}
+    peaks = {k: max(peaks.get(k, 0), peaks_end.get(k, 0)) for k in set(peaks) | set(peaks_end)}
     print_report(rows, peaks, peak_src, probes, models, args, " ".join(load_avg))
     print("load average after the run: %s" % " ".join(open("/proc/loadavg").read().split()[:3]))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"rows": rows, "peaks": peaks, "probes": probes,
+            json.dump({"rows": rows, "probes": probes,
+                       "peaks": {"%s/%d" % k: v for k, v in peaks.items()},
                        "models": {k: {kk: vv for kk, vv in v.items() if kk != "spec"}
                                   for k, v in models.items()}}, f, indent=1, default=str)
 

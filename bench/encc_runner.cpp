@@ -1,7 +1,7 @@
 // Long-lived encc side of bench/e2e.py. Generic over the model as
 // test/e2e/harness.cpp is; e2e.py builds it per model with
-//   c++ -std=c++17 -O2 -I<runtime include> -DENC_MODEL=name -DENC_D_MODEL=d
-//       -include model.h
+//   c++ -std=c++17 -O2 -I<runtime include> -I<runtime> -DENC_MODEL=name
+//       -DENC_D_MODEL=d -include model.h
 //       encc_runner.cpp model.o libenc_runtime.a -lhwy -lhwy_contrib -lpthread
 // usage: encc_runner WEIGHTS THREADS
 // Loads the model (timed), then answers one line per command on stdin:
@@ -12,7 +12,8 @@
 //   rss     -> "rss VMHWM_BYTES RU_MAXRSS_BYTES" (peak RSS of this process;
 //              ru_maxrss may include the parent's, see VmHwmBytes)
 //   quit
-// The first line printed is "loaded LOAD_MS THREADS_IN_USE VMHWM_BEFORE_LOAD".
+// The first line printed is "loaded LOAD_MS THREADS_IN_USE VMHWM_BEFORE_LOAD
+// TARGET", TARGET the Highway target the kernels run (ENC_TARGET caps it).
 #include <sys/resource.h>
 #include <sys/time.h>
 
@@ -24,6 +25,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "src/target.h"  // the runtime's own: which target the kernels run
 
 #define ENC_CAT2(a, b) a##b
 #define ENC_CAT(a, b) ENC_CAT2(a, b)
@@ -95,8 +98,8 @@ int main(int argc, char** argv) {
                  enc_last_error());
     return 3;
   }
-  std::printf("loaded %.3f %d %lld\n", 1e3 * Seconds(t0, Clock::now()), threads,
-              hwm_before);
+  std::printf("loaded %.3f %d %lld %s\n", 1e3 * Seconds(t0, Clock::now()), threads,
+              hwm_before, enc::DispatchTargetName());
   std::fflush(stdout);
 
   std::vector<float> emb, out;

@@ -1,8 +1,10 @@
 // Kernel benchmarks: attention (BERT-base shapes), a softmax-heavy attention,
 // and LayerNorm rows of 768 (GB/s). Run: kernels_bench [--benchmark_filter=...]
+// ENC_TARGET=avx2 (etc.) caps the kernels' Highway target, as in a model.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -10,6 +12,7 @@
 #include "enc/kernels/norm.h"
 #include "enc/kernels/threads.h"
 #include "enc/runtime.h"
+#include "src/target.h"
 
 namespace {
 
@@ -80,4 +83,14 @@ BENCHMARK(BM_LayerNorm)->ArgName("rows")->Arg(128)->Arg(4096)->UseRealTime();
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (enc::ApplyTargetCap() != ENC_OK) {
+    std::fprintf(stderr, "kernels_bench: %s\n", enc_last_error());
+    return 1;
+  }
+  std::printf("Highway target: %s\n", enc::DispatchTargetName());
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}

@@ -1,11 +1,13 @@
 // Multi-head attention (SIMD body, compiled once per target).
 //
 // One task is one (sequence, head). Its scratch, reused across calls on the
-// same thread, holds: K_h transposed and rotated [d_k, Lp] (so the scores of a
+// same thread, holds: K_h transposed and rotated [d_k, ld] (so the scores of a
 // query row are contiguous in j), V_h copied [L, dkp] (rows padded to whole
 // vectors), a block of kRows rotated and scaled query rows, their scores
-// [kRows, Lp] and, for relative bias, this head's bias per offset j - i.
+// [kRows, ld] and, for relative bias, this head's bias per offset j - i.
 // Only kRows rows of scores exist at a time: memory O(L * d_k), not O(L^2).
+// The two products are register-blocked per target (kRows, kScoreVecs,
+// kSumVecs below) so that neither spills.
 
 #ifndef ENC_KERNELS_ATTENTION_ARGS_
 #define ENC_KERNELS_ATTENTION_ARGS_
@@ -45,6 +47,7 @@ struct AttentionArgs {
 
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
+#include "kernels/math-inl.h"  // ExpNonPositive
 
 HWY_BEFORE_NAMESPACE();
 namespace enc {
@@ -54,8 +57,20 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DF = hn::ScalableTag<float>;
 using VF = hn::Vec<DF>;
 
-constexpr size_t kRows = 4;            // query rows per block
-constexpr size_t kTransposeRows = 16;  // K rows per transposition step
+// Register blocking of the two products, per target: a block of kRows query
+// rows; the scores of kScoreVecs vectors of keys at a time, the output of
+// kSumVecs vectors of columns at a time. kRows x vectors accumulators, plus
+// the vectors of one K or V row and one broadcast, fit the register file.
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+constexpr size_t kRows = 6;      // 6 x 4 = 24 accumulators + 4 + 1 of 32 zmm
+constexpr size_t kScoreVecs = 4;  // 64 keys
+constexpr size_t kSumVecs = 4;    // 64 columns: a BERT head in one pass
+#else
+constexpr size_t kRows = 6;      // 6 x 2 = 12 accumulators + 2 + 1 of 16
+constexpr size_t kScoreVecs = 2;
+constexpr size_t kSumVecs = 2;
+#endif
+constexpr size_t kTransposeRows = 16;  // at most this many K rows per step
 
 HWY_INLINE size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -100,105 +115,90 @@ HWY_INLINE void RotateRow(const enc_attention_params& p, const float* x,
   }
 }
 
-// S[r, j0 .. j0+2N) = Q[r] . Kt[:, j] for kRows rows.
+// S[r, 0 .. kScoreVecs*N) = Q[r] . K[j0 + j] for the kRows rows of Q (dkp
+// apart), from the key panel Kp (d_k rows of kScoreVecs*N keys, contiguous);
+// S rows lds apart.
 HWY_INLINE void ScoreBlock(const float* HWY_RESTRICT Q, size_t dkp,
-                           const float* HWY_RESTRICT Kt, size_t Lp, size_t dk,
-                           size_t j0, float* HWY_RESTRICT S) {
+                           const float* HWY_RESTRICT Kp, size_t dk,
+                           float* HWY_RESTRICT S, size_t lds) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  VF a00 = hn::Zero(d), a01 = hn::Zero(d), a10 = hn::Zero(d),
-     a11 = hn::Zero(d), a20 = hn::Zero(d), a21 = hn::Zero(d),
-     a30 = hn::Zero(d), a31 = hn::Zero(d);
-  const float* kp = Kt + j0;
-  for (size_t c = 0; c < dk; ++c, kp += Lp) {
-    const VF k0 = hn::Load(d, kp);
-    const VF k1 = hn::Load(d, kp + N);
-    const VF q0 = hn::Set(d, Q[c]);
-    const VF q1 = hn::Set(d, Q[dkp + c]);
-    const VF q2 = hn::Set(d, Q[2 * dkp + c]);
-    const VF q3 = hn::Set(d, Q[3 * dkp + c]);
-    a00 = hn::MulAdd(q0, k0, a00);
-    a01 = hn::MulAdd(q0, k1, a01);
-    a10 = hn::MulAdd(q1, k0, a10);
-    a11 = hn::MulAdd(q1, k1, a11);
-    a20 = hn::MulAdd(q2, k0, a20);
-    a21 = hn::MulAdd(q2, k1, a21);
-    a30 = hn::MulAdd(q3, k0, a30);
-    a31 = hn::MulAdd(q3, k1, a31);
+  VF acc[kRows][kScoreVecs];
+  for (size_t r = 0; r < kRows; ++r) {
+    for (size_t v = 0; v < kScoreVecs; ++v) acc[r][v] = hn::Zero(d);
   }
-  hn::Store(a00, d, S + j0);
-  hn::Store(a01, d, S + j0 + N);
-  hn::Store(a10, d, S + Lp + j0);
-  hn::Store(a11, d, S + Lp + j0 + N);
-  hn::Store(a20, d, S + 2 * Lp + j0);
-  hn::Store(a21, d, S + 2 * Lp + j0 + N);
-  hn::Store(a30, d, S + 3 * Lp + j0);
-  hn::Store(a31, d, S + 3 * Lp + j0 + N);
+  const float* kp = Kp;
+  for (size_t c = 0; c < dk; ++c, kp += kScoreVecs * N) {
+    VF k[kScoreVecs];
+    for (size_t v = 0; v < kScoreVecs; ++v) k[v] = hn::Load(d, kp + v * N);
+    for (size_t r = 0; r < kRows; ++r) {
+      const VF q = hn::Set(d, Q[r * dkp + c]);
+      for (size_t v = 0; v < kScoreVecs; ++v) {
+        acc[r][v] = hn::MulAdd(q, k[v], acc[r][v]);
+      }
+    }
+  }
+  for (size_t r = 0; r < kRows; ++r) {
+    for (size_t v = 0; v < kScoreVecs; ++v) {
+      hn::Store(acc[r][v], d, S + r * lds + v * N);
+    }
+  }
 }
 
-// O[r, c0 .. c0 + kV*N) = sum_j P[r, j] V[j, c0 ..] for kRows rows.
-template <int kV>
-HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t Lp,
-                                 const float* HWY_RESTRICT Vs, size_t dkp,
-                                 size_t L, size_t c0, float* HWY_RESTRICT O) {
+// O[r, 0 .. kV*N) = sum_{j in [j_lo, j_hi)} P[r, j] V[j, ..] for the kRows
+// rows of P (ldp apart), from the value panel Vp (rows of kV*N columns,
+// contiguous); O rows ldo apart.
+template <size_t kV>
+HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t ldp,
+                                 const float* HWY_RESTRICT Vp, size_t j_lo,
+                                 size_t j_hi, float* HWY_RESTRICT O,
+                                 size_t ldo) {
   const DF d;
   const size_t N = hn::Lanes(d);
   VF acc[kRows][kV];
   for (size_t r = 0; r < kRows; ++r) {
-    for (int q = 0; q < kV; ++q) acc[r][q] = hn::Zero(d);
+    for (size_t q = 0; q < kV; ++q) acc[r][q] = hn::Zero(d);
   }
-  const float* vp = Vs + c0;
-  for (size_t j = 0; j < L; ++j, vp += dkp) {
+  const float* vp = Vp + j_lo * kV * N;
+  for (size_t j = j_lo; j < j_hi; ++j, vp += kV * N) {
     VF v[kV];
-    for (int q = 0; q < kV; ++q) v[q] = hn::Load(d, vp + q * N);
+    for (size_t q = 0; q < kV; ++q) v[q] = hn::Load(d, vp + q * N);
     for (size_t r = 0; r < kRows; ++r) {
-      const VF pr = hn::Set(d, P[r * Lp + j]);
-      for (int q = 0; q < kV; ++q) acc[r][q] = hn::MulAdd(pr, v[q], acc[r][q]);
+      const VF pr = hn::Set(d, P[r * ldp + j]);
+      for (size_t q = 0; q < kV; ++q) acc[r][q] = hn::MulAdd(pr, v[q], acc[r][q]);
     }
   }
   for (size_t r = 0; r < kRows; ++r) {
-    for (int q = 0; q < kV; ++q) hn::Store(acc[r][q], d, O + r * dkp + c0 + q * N);
+    for (size_t q = 0; q < kV; ++q) hn::Store(acc[r][q], d, O + r * ldo + q * N);
   }
 }
 
-// e^x for x <= 0 (and -inf), within ~2 ulp: x = n ln2 + r with |r| <= ln2/2
-// (Cody-Waite split of ln2), e^r from Cephes' expf polynomial, 2^n through
-// the exponent bits. Below -87.3 (where e^x nears the smallest normal float)
-// the result is 0; such terms are < 1e-38 of the row's largest.
-HWY_INLINE VF ExpNonPositive(DF d, VF x) {
-  const hn::RebindToSigned<DF> di;
-  const VF lo = hn::Set(d, -87.3f);
-  const VF xc = hn::Max(x, lo);
-  const VF n = hn::Round(hn::Mul(xc, hn::Set(d, 1.44269504088896341f)));
-  VF r = hn::NegMulAdd(n, hn::Set(d, 0.693359375f), xc);
-  r = hn::NegMulAdd(n, hn::Set(d, -2.12194440e-4f), r);
-  VF p = hn::Set(d, 1.9875691500e-4f);
-  p = hn::MulAdd(p, r, hn::Set(d, 1.3981999507e-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 8.3334519073e-3f));
-  p = hn::MulAdd(p, r, hn::Set(d, 4.1665795894e-2f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.6666665459e-1f));
-  p = hn::MulAdd(p, r, hn::Set(d, 5.0000001201e-1f));
-  const VF y = hn::Add(hn::MulAdd(p, hn::Mul(r, r), r), hn::Set(d, 1.0f));
-  const auto bits = hn::ShiftLeft<23>(hn::Add(hn::ConvertTo(di, n), hn::Set(di, 127)));
-  const VF scaled = hn::Mul(y, hn::BitCast(d, bits));
-  return hn::IfThenZeroElse(hn::Lt(x, lo), scaled);
-}
-
-// Softmax of one row of scores in place over [0, Lp) (entries >= L are -inf
-// on entry and 0 on exit); returns 1 / sum so the caller can normalise late.
-HWY_INLINE float SoftmaxRow(float* HWY_RESTRICT s, size_t Lp) {
+// Softmax of one row of scores in place over [0, n) (n a multiple of the
+// vector; masked entries are -inf on entry and 0 on exit); returns 1 / sum so
+// the caller can normalise late.
+HWY_INLINE float SoftmaxRow(float* HWY_RESTRICT s, size_t n) {
   const DF d;
   const size_t N = hn::Lanes(d);
   VF m = hn::Set(d, -std::numeric_limits<float>::infinity());
-  for (size_t j = 0; j < Lp; j += N) m = hn::Max(m, hn::Load(d, s + j));
+  for (size_t j = 0; j < n; j += N) m = hn::Max(m, hn::Load(d, s + j));
   const VF vmax = hn::MaxOfLanes(d, m);
   VF sum = hn::Zero(d);
-  for (size_t j = 0; j < Lp; j += N) {
+  for (size_t j = 0; j < n; j += N) {
     const VF e = ExpNonPositive(d, hn::Sub(hn::Load(d, s + j), vmax));
     hn::Store(e, d, s + j);
     sum = hn::Add(sum, e);
   }
   return 1.0f / hn::GetLane(hn::SumOfLanes(d, sum));
+}
+
+// The keys [lo, hi) that query rows [i0, i1) of a sequence of L attend to:
+// every key. (A local window would narrow this per block, and mask the keys
+// of the block's range that a row does not see.)
+struct KeyRange {
+  size_t lo, hi;
+};
+HWY_INLINE KeyRange BlockKeys(size_t L, size_t /*i0*/, size_t /*i1*/) {
+  return KeyRange{0, L};
 }
 
 // One (sequence b, head h).
@@ -212,115 +212,137 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
   float* out = a.out + row0 * a.ld_out + col;
+  if (L == 0) return;
 
-  if (L > 0) {
-    size_t Lp = RoundUp(L, 2 * N);
-    // A row stride of a multiple of 512 bytes maps the rows of Kt to few L1
-    // sets; a little padding spreads them (the extra columns score -inf).
-    if (Lp % 128 == 0) Lp += 2 * N;
-    const size_t dkp = RoundUp(dk, N);
-    const bool rel = p.rel_bucket != nullptr;
-    const size_t rel_len = rel ? 3 * Lp : 0;
-    const size_t kt_size = dk * Lp, vs_size = L * dkp, t_size = kTransposeRows * dkp;
-    const size_t q_size = kRows * dkp, s_size = kRows * Lp, o_size = kRows * dkp;
-    float* buf =
-        Scratch(kt_size + vs_size + q_size + s_size + o_size + t_size + rel_len);
-    if (buf == nullptr) {
-      a.out_of_memory.store(true);
-      return;
-    }
-    float* Kt = buf;
-    float* Vs = Kt + kt_size;
-    float* Q = Vs + vs_size;
-    float* Sc = Q + q_size;
-    float* O = Sc + s_size;
-    float* T = O + o_size;
-    float* Rel = T + t_size;
+  // Keys are scored kJ at a time: Lj of them (L rounded up; the rest score
+  // -inf). The score rows are ld apart: Lj, plus a vector when Lj floats are
+  // a multiple of 512 bytes (such rows map to few L1 sets).
+  const size_t kJ = kScoreVecs * N;
+  const size_t Lj = RoundUp(L, kJ);
+  const size_t ld = Lj % 128 == 0 ? Lj + N : Lj;
+  const size_t dkp = RoundUp(dk, N);
+  // Value columns in panels of kSumVecs vectors, then of one vector.
+  const size_t kW = kSumVecs * N;
+  const size_t full_cols = dkp / kW * kW;
+  const bool rel = p.rel_bucket != nullptr;
+  const size_t rel_len = rel ? 3 * Lj : 0;
+  const size_t kt_size = dk * Lj, vs_size = L * dkp, t_size = kTransposeRows * dkp;
+  const size_t q_size = kRows * dkp, s_size = kRows * ld, o_size = kRows * dkp;
+  float* buf =
+      Scratch(kt_size + vs_size + q_size + s_size + o_size + t_size + rel_len);
+  if (buf == nullptr) {
+    a.out_of_memory.store(true);
+    return;
+  }
+  // Kp: rope(K) in key panels [Lj / kJ][d_k][kJ], zero past L. Vp: V in
+  // column panels, the one of columns [c0, c0 + w) at Vp + c0 * L as
+  // [L][w], zero past d_k. Each product then streams its panel in order.
+  float* Kp = buf;
+  float* Vp = Kp + kt_size;
+  float* Q = Vp + vs_size;
+  float* Sc = Q + q_size;
+  float* O = Sc + s_size;
+  float* T = O + o_size;
+  float* Rel = T + t_size;
 
-    const float* kbase = a.k + row0 * a.ld_in + col;
-    const float* vbase = a.v + row0 * a.ld_in + col;
-    const float* qbase = a.q + row0 * a.ld_in + col;
-    // Kt = rope(K)^T, a few rows at a time through T so that the stores
-    // into Kt are runs of consecutive floats rather than single strided ones.
-    for (size_t j0 = 0; j0 < L; j0 += kTransposeRows) {
-      const size_t nb = std::min(kTransposeRows, L - j0);
-      for (size_t jj = 0; jj < nb; ++jj) {
-        RotateRow(p, kbase + (j0 + jj) * a.ld_in, 1.0f,
-                  static_cast<int64_t>(j0 + jj), T + jj * dkp, 1);
-      }
-      for (size_t c = 0; c < dk; ++c) {
-        float* dst = Kt + c * Lp + j0;
-        for (size_t jj = 0; jj < nb; ++jj) dst[jj] = T[jj * dkp + c];
-      }
+  const float* kbase = a.k + row0 * a.ld_in + col;
+  const float* vbase = a.v + row0 * a.ld_in + col;
+  const float* qbase = a.q + row0 * a.ld_in + col;
+  // Kp, tr keys at a time through T (tr divides kJ: both are powers of two),
+  // so that the stores are runs of consecutive floats, not single strided ones.
+  const size_t tr = std::min(kTransposeRows, kJ);
+  for (size_t j0 = 0; j0 < Lj; j0 += tr) {
+    const size_t nb = j0 < L ? std::min(tr, L - j0) : 0;
+    for (size_t jj = 0; jj < nb; ++jj) {
+      RotateRow(p, kbase + (j0 + jj) * a.ld_in, 1.0f,
+                static_cast<int64_t>(j0 + jj), T + jj * dkp, 1);
     }
+    float* panel = Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
     for (size_t c = 0; c < dk; ++c) {
-      std::fill(Kt + c * Lp + L, Kt + (c + 1) * Lp, 0.0f);
+      float* dst = panel + c * kJ;
+      size_t jj = 0;
+      for (; jj < nb; ++jj) dst[jj] = T[jj * dkp + c];
+      for (; jj < tr; ++jj) dst[jj] = 0.0f;
     }
-    for (size_t j = 0; j < L; ++j) {
-      const float* src = vbase + j * a.ld_in;
-      float* dst = Vs + j * dkp;
-      std::copy(src, src + dk, dst);
-      std::fill(dst + dk, dst + dkp, 0.0f);
+  }
+  for (size_t j = 0; j < L; ++j) {
+    const float* src = vbase + j * a.ld_in;
+    size_t c0 = 0;
+    for (; c0 < dkp; c0 += c0 < full_cols ? kW : N) {
+      const size_t w = c0 < full_cols ? kW : N;
+      float* dst = Vp + c0 * L + j * w;
+      const size_t valid = dk > c0 ? std::min(w, dk - c0) : 0;
+      std::copy(src + c0, src + c0 + valid, dst);
+      std::fill(dst + valid, dst + w, 0.0f);
     }
-    // Rel[u] = this head's bias for the offset j - i = u - (L - 1), for the
-    // 2L - 1 offsets this sequence has; padded with 0 so the vector loads
-    // for j in [L, Lp) stay inside the buffer.
-    if (rel) {
-      const size_t n = 2 * L - 1;
-      const int32_t* bucket = p.rel_bucket + (static_cast<size_t>(p.max_len) - L);
-      for (size_t u = 0; u < n; ++u) {
-        Rel[u] = p.rel_table[static_cast<int64_t>(bucket[u]) * p.heads + h];
-      }
-      std::fill(Rel + n, Rel + rel_len, 0.0f);
+  }
+  // Rel[u] = this head's bias for the offset j - i = u - (L - 1), for the
+  // 2L - 1 offsets this sequence has; padded with 0 so the vector loads
+  // for j in [L, Lj) stay inside the buffer.
+  if (rel) {
+    const size_t n = 2 * L - 1;
+    const int32_t* bucket = p.rel_bucket + (static_cast<size_t>(p.max_len) - L);
+    for (size_t u = 0; u < n; ++u) {
+      Rel[u] = p.rel_table[static_cast<int64_t>(bucket[u]) * p.heads + h];
     }
-    const float slope = p.alibi_slopes ? p.alibi_slopes[h] : 0.0f;
-    const VF neg_slope = hn::Set(d, -slope);
-    const VF iota = hn::Iota(d, 0.0f);
-    const float neg_inf = -std::numeric_limits<float>::infinity();
+    std::fill(Rel + n, Rel + rel_len, 0.0f);
+  }
+  const float slope = p.alibi_slopes ? p.alibi_slopes[h] : 0.0f;
+  const VF neg_slope = hn::Set(d, -slope);
+  const VF iota = hn::Iota(d, 0.0f);
+  const float neg_inf = -std::numeric_limits<float>::infinity();
 
-    float inv_sum[kRows];
-    for (size_t i0 = 0; i0 < L; i0 += kRows) {
-      const size_t rows = std::min(kRows, L - i0);
-      for (size_t r = 0; r < kRows; ++r) {
-        const size_t i = i0 + std::min(r, rows - 1);  // repeat the last row
-        RotateRow(p, qbase + i * a.ld_in, p.scale, static_cast<int64_t>(i),
-                  Q + r * dkp, 1);
-      }
-      for (size_t j0 = 0; j0 < Lp; j0 += 2 * N) {
-        ScoreBlock(Q, dkp, Kt, Lp, dk, j0, Sc);
-      }
-      for (size_t r = 0; r < rows; ++r) {
-        const size_t i = i0 + r;
-        float* s = Sc + r * Lp;
-        if (p.alibi_slopes != nullptr) {
-          const VF vi = hn::Set(d, static_cast<float>(i));
-          for (size_t j0 = 0; j0 < Lp; j0 += N) {
-            const VF dist =
-                hn::Abs(hn::Sub(hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
-            hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, s + j0)), d, s + j0);
-          }
+  float inv_sum[kRows];
+  for (size_t i0 = 0; i0 < L; i0 += kRows) {
+    const size_t rows = std::min(kRows, L - i0);
+    const KeyRange keys = BlockKeys(L, i0, i0 + rows);
+    // The whole key blocks that cover [keys.lo, keys.hi).
+    const size_t j_begin = keys.lo / kJ * kJ;
+    const size_t j_end = RoundUp(keys.hi, kJ);
+    for (size_t r = 0; r < kRows; ++r) {
+      const size_t i = i0 + std::min(r, rows - 1);  // repeat the last row
+      RotateRow(p, qbase + i * a.ld_in, p.scale, static_cast<int64_t>(i),
+                Q + r * dkp, 1);
+    }
+    for (size_t j0 = j_begin; j0 < j_end; j0 += kJ) {
+      ScoreBlock(Q, dkp, Kp + (j0 / kJ) * dk * kJ, dk, Sc + j0, ld);
+    }
+    for (size_t r = 0; r < rows; ++r) {
+      const size_t i = i0 + r;
+      float* s = Sc + r * ld;
+      if (p.alibi_slopes != nullptr) {
+        const VF vi = hn::Set(d, static_cast<float>(i));
+        for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
+          const VF dist =
+              hn::Abs(hn::Sub(hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
+          hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, s + j0)), d, s + j0);
         }
-        if (rel) {
-          const float* rb = Rel + (L - 1 - i);  // rb[j]: offset j - i
-          for (size_t j0 = 0; j0 < Lp; j0 += N) {
-            hn::Store(hn::Add(hn::Load(d, s + j0), hn::LoadU(d, rb + j0)), d,
-                      s + j0);
-          }
+      }
+      if (rel) {
+        const float* rb = Rel + (L - 1 - i);  // rb[j]: offset j - i
+        for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
+          hn::Store(hn::Add(hn::Load(d, s + j0), hn::LoadU(d, rb + j0)), d,
+                    s + j0);
         }
-        std::fill(s + L, s + Lp, neg_inf);
-        inv_sum[r] = SoftmaxRow(s, Lp);  // P unnormalised; O is scaled below
       }
-      size_t c0 = 0;
-      for (; c0 + 4 * N <= dkp; c0 += 4 * N) {
-        WeightedSumBlock<4>(Sc, Lp, Vs, dkp, L, c0, O);
-      }
-      for (; c0 < dkp; c0 += N) WeightedSumBlock<1>(Sc, Lp, Vs, dkp, L, c0, O);
-      for (size_t r = 0; r < rows; ++r) {
-        const float* o = O + r * dkp;
-        float* dst = out + (i0 + r) * a.ld_out;
-        const float inv = inv_sum[r];
-        for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
-      }
+      std::fill(s + j_begin, s + keys.lo, neg_inf);
+      std::fill(s + keys.hi, s + j_end, neg_inf);
+      // P unnormalised; O is scaled below.
+      inv_sum[r] = SoftmaxRow(s + j_begin, j_end - j_begin);
+    }
+    size_t c0 = 0;
+    for (; c0 < full_cols; c0 += kW) {
+      WeightedSumBlock<kSumVecs>(Sc, ld, Vp + c0 * L, keys.lo, keys.hi, O + c0,
+                                 dkp);
+    }
+    for (; c0 < dkp; c0 += N) {
+      WeightedSumBlock<1>(Sc, ld, Vp + c0 * L, keys.lo, keys.hi, O + c0, dkp);
+    }
+    for (size_t r = 0; r < rows; ++r) {
+      const float* o = O + r * dkp;
+      float* dst = out + (i0 + r) * a.ld_out;
+      const float inv = inv_sum[r];
+      for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include "src/layout.h"
 #include "src/status.h"
+#include "src/target.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/attention.cc"
@@ -118,6 +119,7 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
                                     int64_t ld_in, float* out, int64_t ld_out) {
   using enc::Fail;
   const char* fn = "enc_attention";
+  if (enc_status s = enc::ApplyTargetCap()) return s;
   if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
   if (seq_len < 1) return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
   if (enc_status s = enc::CheckParams(params, seq_len)) return s;

@@ -1,5 +1,5 @@
 // enc_gemm: argument validation, the split of Y over the thread pool, and the
-// dispatch to the best Highway target (once per call).
+// per-target kernel (the one matching the packed layout, kernels/gemm.h).
 #include "kernels/gemm.h"
 
 #include <algorithm>
@@ -15,9 +15,12 @@
 #if HWY_ONCE
 #include "enc/kernels/threads.h"
 #include "src/status.h"
+#include "src/threads.h"
 
 namespace enc {
-HWY_EXPORT(GemmBlock);
+HWY_EXPORT(GetGemmKernel);
+
+GemmKernel ChooseGemmKernel() { return HWY_DYNAMIC_DISPATCH(GetGemmKernel)(); }
 
 namespace {
 
@@ -28,32 +31,35 @@ bool Overlap(const float* a, int64_t a_len, const float* b, int64_t b_len) {
   return pa < pb + b_len * sizeof(float) && pb < pa + a_len * sizeof(float);
 }
 
-struct Job {
-  GemmBlockFn block;
+// Multiply-adds per thread below which another thread costs more than it
+// saves: the wake-up and join of a pool loop are a few microseconds, about
+// 0.5 M multiply-adds on one core. (The smallest GEMM of tiny b1s128,
+// 128 x 128 x 128 = 2 M, runs faster on 2 threads than on 1 in gemm_bench.)
+constexpr double kMinMacsPerThread = 512.0 * 1024;
+
+// The work units of one call: row blocks x panels, row-block-major (a unit
+// is one panel of one row block); a range of units is a few runs of panels.
+struct Partition {
   const GemmArgs* args;
-  int64_t n_splits;  // panel ranges
-  int64_t m_step;    // rows per M range
+  GemmBlockFn block;
+  int64_t panels;
+  int64_t row_step;  // rows per row block, a multiple of the tile's rows
 };
 
-void RunTasks(void* ctx, int64_t begin, int64_t end) {
-  const Job& job = *static_cast<const Job*>(ctx);
-  const GemmArgs& a = *job.args;
-  const int64_t panels = (a.n + kGemmPanel - 1) / kGemmPanel;
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t im = task / job.n_splits, in = task % job.n_splits;
-    const int64_t m0 = im * job.m_step, m1 = std::min(a.m, m0 + job.m_step);
-    const int64_t q = panels / job.n_splits, r = panels % job.n_splits;
-    const int64_t p0 = in * q + std::min(in, r);
-    const int64_t p1 = p0 + q + (in < r ? 1 : 0);
-    if (m0 < m1 && p0 < p1) job.block(a, m0, m1, p0, p1);
+void RunUnits(void* ctx, int64_t begin, int64_t end) {
+  const Partition& part = *static_cast<const Partition*>(ctx);
+  const GemmArgs& a = *part.args;
+  while (begin < end) {
+    const int64_t rb = begin / part.panels, p0 = begin % part.panels;
+    const int64_t p1 = std::min(part.panels, p0 + (end - begin));
+    const int64_t m0 = rb * part.row_step;
+    const int64_t m1 = std::min(a.m, m0 + part.row_step);
+    part.block(a, m0, m1, p0, p1);
+    begin += p1 - p0;
   }
 }
 
 }  // namespace
-
-// The best target's GemmBlock (chosen once per enc_gemm call).
-GemmBlockFn ChooseGemmBlock() { return HWY_DYNAMIC_DISPATCH(GemmBlock); }
-
 }  // namespace enc
 
 extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
@@ -67,7 +73,7 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
                 static_cast<long long>(m));
   }
   const int64_t n = w->n, k = w->k;
-  if (n < 1 || k < 1 || w->data == nullptr) {
+  if (n < 1 || k < 1 || w->data == nullptr || w->kernel.block == nullptr) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a packed matrix");
   }
   const int act_value = enc::EnumArg(act);  // may be any int, from C
@@ -106,29 +112,30 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
     }
   }
 
-  enc::GemmArgs args{m,    n,   k,        x,   ldx, w->data,
-                     bias, act, residual, ldr, y,   ldy};
-  enc::Job job;
-  job.block = enc::ChooseGemmBlock();
-  job.args = &args;
-  const int64_t panels = w->panels;
-  int64_t threads = enc_threads_count();
-  if (static_cast<double>(m) * n * k < 128.0 * 128 * 64) threads = 1;
-  // Split the panels first (each thread then reads only its part of W); split
-  // the rows as well when there are fewer panels than threads.
-  // Four tasks per thread: the pool hands them out dynamically, so a thread
-  // that the OS preempts does not hold the others up.
-  const int64_t want = threads == 1 ? 1 : 4 * threads;
-  job.n_splits = std::min<int64_t>(want, panels);
-  int64_t m_splits = (want + job.n_splits - 1) / job.n_splits;
-  // A task count the threads divide evenly (3 panels x 3 row ranges would
-  // leave one thread 5 tasks of 9).
-  while (m_splits > 1 && (job.n_splits * m_splits) % threads != 0) --m_splits;
-  constexpr int64_t kRowAlign = 8;  // a multiple of every target's tile rows
-  job.m_step =
-      ((m + m_splits - 1) / m_splits + kRowAlign - 1) / kRowAlign * kRowAlign;
-  const int64_t tasks = ((m + job.m_step - 1) / job.m_step) * job.n_splits;
-  enc_parallel_for(tasks, 1, enc::RunTasks, &job);
+  const enc::GemmArgs args{m,    n,   k,        x,   ldx, w->data,
+                           bias, act, residual, ldr, y,   ldy};
+  const enc::GemmKernel& kernel = w->kernel;
+  // Threads by work: each one gets at least kMinMacsPerThread.
+  const double macs = static_cast<double>(m) * n * k;
+  const int threads = static_cast<int>(std::max<double>(
+      1, std::min<double>(enc_threads_count(), macs / enc::kMinMacsPerThread)));
+  // Units: whole panels (each thread then reads only its part of W), and row
+  // blocks as well when there are too few panels for the guided split to
+  // balance (a unit should be at most ~1/8 of a thread's share).
+  enc::Partition part;
+  part.args = &args;
+  part.block = kernel.block;
+  part.panels = w->panels;
+  const int64_t tiles = (m + kernel.rows - 1) / kernel.rows;
+  int64_t row_blocks = 1;
+  if (threads > 1) {
+    const int64_t want = 8 * int64_t{threads};
+    row_blocks = std::min(tiles, (want + part.panels - 1) / part.panels);
+  }
+  part.row_step = (tiles + row_blocks - 1) / row_blocks * kernel.rows;
+  row_blocks = (m + part.row_step - 1) / part.row_step;
+  enc::ParallelForGuided(row_blocks * part.panels, 1, threads, &enc::RunUnits,
+                         &part);
   return ENC_OK;
 }
 #endif  // HWY_ONCE

@@ -7,18 +7,10 @@
 
 #include "enc/kernels/gemm.h"
 
-// Packed W: panel p holds output columns [p * kGemmPanel, (p + 1) * kGemmPanel)
-// as [k][kGemmPanel] floats (column j of the panel, step k at
-// data[p * k * kGemmPanel + k * kGemmPanel + j]), zero-padded past n, so that a
-// micro-kernel step reads one contiguous row of the panel.
-struct enc_packed_b {
-  int64_t n, k, panels;
-  float* data;  // 64-byte aligned, panels * k * kGemmPanel floats
-};
-
 namespace enc {
 
-inline constexpr int64_t kGemmPanel = 48;  // 3 AVX-512 vectors
+// The widest panel of any target (gemm_tile-inl.h checks its own).
+inline constexpr int64_t kMaxGemmPanel = 64;
 
 // One enc_gemm call, validated.
 struct GemmArgs {
@@ -38,6 +30,31 @@ struct GemmArgs {
 using GemmBlockFn = void (*)(const GemmArgs& args, int64_t m0, int64_t m1,
                              int64_t p0, int64_t p1);
 
+// The GEMM of one Highway target and the packed layout it reads. The tile
+// (and hence the panel width) is a per-target constant: the register file
+// decides it (gemm-inl.h).
+struct GemmKernel {
+  int64_t target;  // the HWY_* target
+  int64_t panel;   // columns per packed panel
+  int64_t rows;    // rows per micro-tile (the unit of an M split)
+  GemmBlockFn block;
+};
+
+// The kernel of the target HWY_DYNAMIC_DISPATCH chooses now (gemm.cc).
+GemmKernel ChooseGemmKernel();
+
 }  // namespace enc
+
+// Packed W: panel p holds output columns [p * panel, (p + 1) * panel) as
+// [k][panel] floats (column j of the panel, step k at
+// data[p * k * panel + k * panel + j]), zero-padded past n, so that a
+// micro-kernel step reads one contiguous row of the panel. The layout belongs
+// to the target that packed it: enc_gemm runs that target's kernel, never
+// another's, so a layout and a kernel cannot mismatch.
+struct enc_packed_b {
+  int64_t n, k, panels;
+  enc::GemmKernel kernel;
+  float* data;  // 64-byte aligned, panels * k * kernel.panel floats
+};
 
 #endif  // ENC_RUNTIME_KERNELS_GEMM_H_

@@ -1,6 +1,8 @@
 // Packs W [n, k] (row-major, PyTorch Linear layout) into the micro-kernel's
 // panels (see kernels/gemm.h), once per weight, at load, panels spread over
-// the thread pool.
+// the thread pool. The panel width is that of the target chosen at the time
+// of the packing (after ENC_TARGET is applied), and the packed handle keeps
+// that target's kernel.
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +12,7 @@
 #include "kernels/gemm.h"
 #include "src/large_alloc.h"
 #include "src/status.h"
+#include "src/target.h"
 
 namespace {
 
@@ -20,6 +23,7 @@ struct PackArgs {
   const float* parts[kMaxParts];
   int64_t first_row[kMaxParts + 1];  // part i: W rows [first_row[i], first_row[i+1])
   int64_t n, k;
+  int64_t panel;  // columns per panel
   float* dst;
 
   const float* Row(int64_t r) const {
@@ -30,20 +34,20 @@ struct PackArgs {
 };
 
 // Panels [begin, end): k-major, so the stores are sequential and the loads
-// walk kGemmPanel rows of W side by side (a few cache lines each).
+// walk `panel` rows of W side by side (a few cache lines each).
 void PackPanels(void* ctx, int64_t begin, int64_t end) {
-  using enc::kGemmPanel;
   const PackArgs& a = *static_cast<const PackArgs*>(ctx);
+  const int64_t width = a.panel;
   for (int64_t p = begin; p < end; ++p) {
-    float* panel = a.dst + p * a.k * kGemmPanel;
-    const int64_t cols = std::min(kGemmPanel, a.n - p * kGemmPanel);
-    const float* rows[kGemmPanel];
-    for (int64_t j = 0; j < cols; ++j) rows[j] = a.Row(p * kGemmPanel + j);
+    float* panel = a.dst + p * a.k * width;
+    const int64_t cols = std::min(width, a.n - p * width);
+    const float* rows[enc::kMaxGemmPanel];
+    for (int64_t j = 0; j < cols; ++j) rows[j] = a.Row(p * width + j);
     for (int64_t kk = 0; kk < a.k; ++kk) {
-      float* out = panel + kk * kGemmPanel;
+      float* out = panel + kk * width;
       int64_t j = 0;
       for (; j < cols; ++j) out[j] = rows[j][kk];
-      for (; j < kGemmPanel; ++j) out[j] = 0.0f;
+      for (; j < width; ++j) out[j] = 0.0f;
     }
   }
 }
@@ -59,10 +63,12 @@ extern "C" enc_status enc_gemm_pack_parts(int32_t num_parts,
                                           const float* const* parts,
                                           const int64_t* rows, int64_t k,
                                           enc_packed_b** out) {
-  using enc::kGemmPanel;
   const char* fn = "enc_gemm_pack";
   if (out == nullptr) return enc::Fail(ENC_ERR_INPUT, "%s: out is NULL", fn);
   *out = nullptr;
+  if (enc_status s = enc::ApplyTargetCap()) return s;
+  const enc::GemmKernel kernel = enc::ChooseGemmKernel();
+  const int64_t width = kernel.panel;
   if (num_parts < 1 || num_parts > kMaxParts) {
     return enc::Fail(ENC_ERR_INPUT, "%s: num_parts (%d) is outside 1..%d", fn,
                      num_parts, kMaxParts);
@@ -89,14 +95,14 @@ extern "C" enc_status enc_gemm_pack_parts(int32_t num_parts,
   }
   const int64_t n = args.first_row[num_parts];
   args.n = n;
-  const int64_t panels = (n + kGemmPanel - 1) / kGemmPanel;
+  const int64_t panels = (n + width - 1) / width;
   // Guard the byte count against overflow (k * n stays far below 2^62 here).
-  if (k > (int64_t{1} << 40) / (panels * kGemmPanel)) {
+  if (k > (int64_t{1} << 40) / (panels * width)) {
     return enc::Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
                      static_cast<long long>(n), static_cast<long long>(k));
   }
   const size_t bytes =
-      static_cast<size_t>(panels * k * kGemmPanel) * sizeof(float);
+      static_cast<size_t>(panels * k * width) * sizeof(float);
   auto* packed = new (std::nothrow) enc_packed_b;
   void* data = enc::AllocLarge(bytes);
   if (packed == nullptr || data == nullptr) {
@@ -105,10 +111,12 @@ extern "C" enc_status enc_gemm_pack_parts(int32_t num_parts,
     return enc::Fail(ENC_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);
   }
   args.dst = static_cast<float*>(data);
+  args.panel = width;
   enc_parallel_for(panels, 1, &PackPanels, &args);
   packed->n = n;
   packed->k = k;
   packed->panels = panels;
+  packed->kernel = kernel;
   packed->data = args.dst;
   *out = packed;
   return ENC_OK;

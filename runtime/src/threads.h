@@ -17,6 +17,17 @@ int DefaultNumThreads();
 // a parallel_for from there runs inline.
 bool InParallelRegion();
 
+// Runs fn over [0, n) on up to `threads` threads of the pool, the caller
+// included, in contiguous ranges that each thread claims as it arrives:
+// max(grain, remaining / (2 * threads)) indices at a time. Early ranges are
+// long (few claims, long contiguous runs for the caches), the last ones short,
+// so no thread waits long at the join, and a thread that arrives late (a
+// sleeping worker) or is preempted simply takes less. threads <= 1, or
+// n <= grain, runs fn(ctx, 0, n) inline. The ranges run in increasing order
+// of begin on each thread.
+void ParallelForGuided(int64_t n, int64_t grain, int threads, enc_task_fn fn,
+                       void* ctx);
+
 // Runs fn over [0, n) as enc_parallel_for does (C++ convenience wrapper).
 template <class Fn>
 void ParallelFor(int64_t n, int64_t grain, const Fn& fn) {

@@ -240,6 +240,22 @@ TEST(Attention, MatchesReferenceAcrossShapesRopeAndBias) {
   }
 }
 
+// Around the per-target blocks: 6 query rows, key blocks of 16 (AVX2) and 64
+// (AVX-512) keys, value panels of 16 and 64 columns with a one-vector rest.
+TEST(Attention, BlockEdges) {
+  std::mt19937 rng(7);
+  for (int d_k : {8, 16, 24, 80}) {
+    for (int seq : {6, 7, 16, 17, 63, 64, 65, 130}) {
+      for (Bias bias : {kNoBias, kAlibi}) {
+        const Case c{2, d_k, seq, 2, ENC_ROPE_NONE, bias, 1.0f, true};
+        SCOPED_TRACE(Name(c));
+        RunCase(c, rng);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
 TEST(Attention, SoftmaxExpIsAccurate) {
   namespace hn = hwy::HWY_NAMESPACE;
   const hn::ScalableTag<float> d;

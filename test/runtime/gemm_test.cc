@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "enc/kernels/threads.h"
+#include "kernels/gemm.h"  // the packed layout, for PackedLayout
 
 namespace {
 
@@ -147,7 +148,13 @@ TEST_P(GemmTargetTest, ShapesAndEpilogues) {
   const int64_t shapes[][3] = {
       {1, 1, 1},      {3, 17, 64},   {17, 64, 3},  {64, 3, 17},    {769, 17, 3},
       {3, 769, 17},   {17, 3, 769},  {64, 64, 64}, {1, 769, 64},   {769, 64, 1},
-      {64, 769, 769}, {17, 48, 257}, {9, 96, 512}, {130, 100, 300}};
+      {64, 769, 769}, {17, 48, 257}, {9, 96, 512}, {130, 100, 300},
+      // Around the tiles (AVX2/SSE4 6 x 16 / 6 x 8, AVX-512 8 x 48): M, N
+      // one below, at and one above a tile; K = 1 and 2.
+      {5, 15, 1},     {6, 16, 1},    {7, 17, 2},   {8, 48, 5},     {9, 49, 3},
+      {13, 95, 33},   {12, 32, 7},   {25, 47, 1},
+      // Several K blocks (K above any L1-derived kc), with partial panels.
+      {1, 1, 2500},   {2, 1, 2500},  {50, 100, 2500}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
     SCOPED_TRACE(::testing::Message()
@@ -186,8 +193,9 @@ TEST_P(GemmTargetTest, ActivationAccuracy) {
   }
 }
 
-TEST_P(GemmTargetTest, ResidualInPlace) {
-  const int64_t m = 37, n = 100, k = 70, ld = 104;
+// Y = X W^T + bias + Y: the residual is read before any partial sum lands in
+// Y, also across several K blocks and in a partial last panel.
+void CheckResidualInPlace(int64_t m, int64_t n, int64_t k, int64_t ld) {
   std::mt19937 rng(7);
   const std::vector<float> x = Random(m * k, rng), w = Random(n * k, rng),
                            bias = Random(n, rng);
@@ -207,7 +215,72 @@ TEST_P(GemmTargetTest, ResidualInPlace) {
       }
       ASSERT_NEAR(y[i * ld + j], want, 2e-6 * mag) << i << ", " << j;
     }
+    for (int64_t j = n; j < ld; ++j) {
+      ASSERT_EQ(y[i * ld + j], y0[i * ld + j]) << "padding " << i << ", " << j;
+    }
   }
+}
+
+TEST_P(GemmTargetTest, ResidualInPlace) {
+  CheckResidualInPlace(37, 100, 70, 104);
+  CheckResidualInPlace(37, 100, 2500, 101);
+  CheckResidualInPlace(1, 1, 1, 1);
+}
+
+// The packing of each target: its own panel width, and the layout of
+// kernels/gemm.h (W column j of panel p at step kk, zeros past n).
+TEST_P(GemmTargetTest, PackedLayout) {
+  std::mt19937 rng(13);
+  const int64_t shapes[][2] = {{1, 1}, {17, 5}, {100, 33}, {48, 2}};
+  for (const auto& nk : shapes) {
+    const int64_t n = nk[0], k = nk[1];
+    const std::vector<float> w = Random(n * k, rng);
+    Packed packed = Pack(w, n, k);
+    ASSERT_TRUE(packed);
+    const enc_packed_b& p = *packed;
+    EXPECT_EQ(p.kernel.target, GetParam());
+    const int64_t width = p.kernel.panel;
+    ASSERT_GE(width, 1);
+    ASSERT_LE(width, enc::kMaxGemmPanel);
+    EXPECT_EQ(p.panels, (n + width - 1) / width);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p.data) % 64, 0u);
+    for (int64_t panel = 0; panel < p.panels; ++panel) {
+      for (int64_t kk = 0; kk < k; ++kk) {
+        for (int64_t j = 0; j < width; ++j) {
+          const int64_t col = panel * width + j;
+          const float want = col < n ? w[col * k + kk] : 0.0f;
+          ASSERT_EQ(p.data[panel * k * width + kk * width + j], want)
+              << "n " << n << " k " << k << " panel " << panel << " step " << kk
+              << " column " << j;
+        }
+      }
+    }
+  }
+}
+
+// A split over two threads (panels, or row blocks when panels are few)
+// computes every element the way one thread does: the same bits.
+TEST_P(GemmTargetTest, SameBitsAtOneAndTwoThreads) {
+  const int64_t shapes[][3] = {{128, 20, 64}, {200, 300, 40}, {13, 1000, 2500}};
+  std::mt19937 rng(17);
+  const int before = enc_threads_count();
+  for (const auto& s : shapes) {
+    const int64_t m = s[0], n = s[1], k = s[2];
+    const std::vector<float> x = Random(m * k, rng), w = Random(n * k, rng),
+                             bias = Random(n, rng);
+    Packed packed = Pack(w, n, k);
+    std::vector<float> y1(m * n), y2(m * n);
+    enc_set_num_threads(1);
+    ASSERT_EQ(enc_gemm(m, x.data(), k, packed.get(), bias.data(), ENC_ACT_GELU,
+                       nullptr, 0, y1.data(), n),
+              ENC_OK);
+    enc_set_num_threads(2);
+    ASSERT_EQ(enc_gemm(m, x.data(), k, packed.get(), bias.data(), ENC_ACT_GELU,
+                       nullptr, 0, y2.data(), n),
+              ENC_OK);
+    EXPECT_EQ(y1, y2) << m << "x" << n << "x" << k;
+  }
+  enc_set_num_threads(before);
 }
 
 std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {

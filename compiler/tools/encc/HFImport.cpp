@@ -498,6 +498,10 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
                                            const std::string &Name) {
   HFImportResult R;
   std::string Dir, ConfigPath;
+  if (!sys::fs::exists(Path)) {
+    R.Errors.push_back(Path + ": no such model directory or config.json");
+    return R;
+  }
   if (sys::fs::is_directory(Path)) {
     Dir = Path;
   } else {

@@ -1,6 +1,7 @@
 //===- encc.cpp - The encc driver -----------------------------------------===//
 //
 // encc FILE [-o OUT] [--emit=ast|spec|mlir|mlir-opt|llvm|asm|obj] ...
+// encc import DIR_OR_CONFIG [-o model.enc] [--name NAME]
 //
 // The --emit ladder follows the data: the syntax tree, the resolved
 // settings, the enc dialect as imported, after optimisation, LLVM IR,
@@ -11,6 +12,8 @@
 // printed), 2 on a usage error.
 //
 //===----------------------------------------------------------------------===//
+
+#include "HFImport.h"
 
 #include "enc/ABI/ModelABI.h"
 #include "enc/Dialect/EncDialect.h"
@@ -93,6 +96,24 @@ cl::opt<std::string> MCPU("mcpu",
                                    "with its features; help: list them)"),
                           cl::value_desc("cpu"), cl::init("native"),
                           cl::cat(EnccCategory));
+
+// encc import: a Hugging Face model's config as a .enc file (HFImport.h).
+cl::SubCommand ImportCommand(
+    "import", "Write the .enc of a Hugging Face config.json or "
+              "sentence-transformers model directory");
+cl::opt<std::string> ImportPath(cl::Positional, cl::Required,
+                                cl::desc("<model directory or config.json>"),
+                                cl::sub(ImportCommand), cl::cat(EnccCategory));
+cl::opt<std::string> ImportOutput("o",
+                                  cl::desc("Write the .enc to <file> "
+                                           "(default: stdout)"),
+                                  cl::value_desc("file"),
+                                  cl::sub(ImportCommand), cl::cat(EnccCategory));
+cl::opt<std::string>
+    ImportName("name",
+               cl::desc("The encoder's name (default: from the directory)"),
+               cl::value_desc("name"), cl::sub(ImportCommand),
+               cl::cat(EnccCategory));
 
 enum class ColorChoice { Auto, Always, Never };
 // Registered as "encc-color" and renamed "color" in main(), once LLVM's own
@@ -376,6 +397,26 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
   Out.keep();
   return 0;
 }
+/// encc import: the .enc text on stdout or in -o; errors name the file and
+/// the key (exit 1), warnings flag keys not known to be harmless.
+int runImport() {
+  enc::HFImportResult R = enc::importHuggingFace(ImportPath, ImportName);
+  for (const std::string &W : R.Warnings)
+    WithColor::warning(errs(), "encc") << W << '\n';
+  if (!R.Errors.empty()) {
+    for (const std::string &E : R.Errors)
+      WithColor::error(errs(), "encc") << E << '\n';
+    return 1;
+  }
+  std::string OutPath = ImportOutput.empty() ? "-" : ImportOutput.getValue();
+  std::error_code EC;
+  ToolOutputFile Out(OutPath, EC, sys::fs::OF_Text);
+  if (EC)
+    return fail("cannot write '" + OutPath + "': " + EC.message());
+  Out.os() << R.Enc;
+  Out.keep();
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -394,6 +435,8 @@ int main(int argc, char **argv) {
           argc, argv, "encc: a compiler for Transformer encoders\n", &errs()))
     return 2;
   applyColor();
+  if (ImportCommand)
+    return runImport();
   bool IsMLIR = StringRef(InputFile).ends_with(".mlir");
   if (IsMLIR && Emit < EmitKind::MLIR) {
     WithColor::error(errs(), "encc")

@@ -1,0 +1,31 @@
+// The Highway target the kernels dispatch to, and ENC_TARGET, which caps it.
+//
+// ENC_TARGET=avx2 (or avx3, avx512, sse4, ssse3, scalar; any case) disables
+// every compiled target better than the one named, so that the AVX2 kernels
+// can be run and measured on an AVX-512 machine. It is read once per process,
+// before the first weight is packed (a packed weight keeps the layout and the
+// GEMM kernel of the target that packed it, see kernels/gemm.h). A target the
+// CPU lacks caps nothing; an unknown name fails every enc_gemm_pack call.
+// (Highway 1.0.3 drops the cap if anything calls hwy::SupportedTargets()
+// directly: the runtime does not, and a program that does undoes ENC_TARGET.)
+#ifndef ENC_RUNTIME_SRC_TARGET_H_
+#define ENC_RUNTIME_SRC_TARGET_H_
+
+#include <cstdint>
+
+#include "enc/runtime.h"
+
+namespace enc {
+
+// Applies ENC_TARGET on the first call; every call returns its outcome:
+// ENC_OK, or ENC_ERR_INPUT (with enc_last_error set) for an unknown name.
+enc_status ApplyTargetCap();
+
+// The target HWY_DYNAMIC_DISPATCH chooses now (one HWY_* bit), and its name
+// ("AVX3", "AVX2", ...).
+int64_t DispatchTarget();
+const char* DispatchTargetName();
+
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_SRC_TARGET_H_
