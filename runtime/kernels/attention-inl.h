@@ -43,9 +43,10 @@ struct AttentionArgs {
 #endif
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 
-#include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
 #include "kernels/math-inl.h"  // ExpNonPositive
 
@@ -74,14 +75,20 @@ constexpr size_t kTransposeRows = 16;  // at most this many K rows per step
 
 HWY_INLINE size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-// Per-thread scratch, grown on demand and kept for the thread's lifetime.
+// Per-thread scratch, grown on demand and kept for the thread's lifetime;
+// 64-byte aligned (std::aligned_alloc, not Highway's allocator, which lives
+// in libhwy.so).
+struct FreeScratch {
+  void operator()(float* p) const { std::free(p); }
+};
 HWY_INLINE float* Scratch(size_t floats) {
-  static thread_local hwy::AlignedFreeUniquePtr<float[]> buffer;
+  static thread_local std::unique_ptr<float[], FreeScratch> buffer;
   static thread_local size_t capacity = 0;
   if (capacity < floats) {
     buffer.reset();
     capacity = 0;
-    buffer = hwy::AllocateAligned<float>(floats);
+    const size_t bytes = RoundUp(floats * sizeof(float), 64);
+    buffer.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
     if (!buffer) return nullptr;
     capacity = floats;
   }

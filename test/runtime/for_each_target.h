@@ -28,12 +28,10 @@ template <class F>
 void ForEachTarget(const F& f) {
   for (int64_t target : RunnableTargets()) {
     enc::SetSupportedTargetsForTest(target);
-    hwy::SetSupportedTargetsForTest(target);  // kernels still on HWY_EXPORT
     SCOPED_TRACE(hwy::TargetName(target));
     f();
   }
   enc::SetSupportedTargetsForTest(0);
-  hwy::SetSupportedTargetsForTest(0);
 }
 
 }  // namespace enc_test
