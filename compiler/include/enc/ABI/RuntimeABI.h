@@ -268,6 +268,19 @@ template <> struct RuntimeStruct<enc_encoder_info> {
 };
 ENC_RUNTIME_STRUCT_CHECK(enc_encoder_info)
 
+//===----------------------------------------------------------------------===//
+// What a shared library exports besides its encoders
+//===----------------------------------------------------------------------===//
+
+/// The runtime's public C API (enc/runtime.h), named from its declarations.
+#define ENC_PUBLIC_FUNCTION(Fn) (static_cast<void>(&Fn), #Fn)
+inline constexpr const char *PublicFunctions[] = {
+    ENC_PUBLIC_FUNCTION(enc_last_error),
+    ENC_PUBLIC_FUNCTION(enc_set_num_threads),
+    ENC_PUBLIC_FUNCTION(enc_status_name),
+};
+#undef ENC_PUBLIC_FUNCTION
+
 /// The LLVM struct type of runtime struct S.
 template <typename S>
 mlir::LLVM::LLVMStructType structType(mlir::MLIRContext *C) {
