@@ -52,6 +52,9 @@ FORWARD_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,
 FREE_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 WORKSPACE_BYTES_FN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int32,
                                       ctypes.c_int32)
+FORWARD_ATTENTION_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
+                                        ctypes.c_void_p, ctypes.c_void_p,
+                                        ctypes.c_void_p)
 
 
 class EncoderInfo(ctypes.Structure):
@@ -63,7 +66,8 @@ class EncoderInfo(ctypes.Structure):
                 ("vocab", ctypes.c_int32), ("type_vocab", ctypes.c_int32),
                 ("pooling", ctypes.c_int32), ("normalize", ctypes.c_int32),
                 ("load", LOAD_FN), ("forward", FORWARD_FN),
-                ("free", FREE_FN), ("workspace_bytes", WORKSPACE_BYTES_FN)]
+                ("free", FREE_FN), ("workspace_bytes", WORKSPACE_BYTES_FN),
+                ("forward_attention", FORWARD_ATTENTION_FN)]
 
 
 POOLINGS = ("none", "cls", "mean")  # enc_pool_mode

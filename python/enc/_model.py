@@ -93,6 +93,7 @@ class Model:
         self.normalize = bool(info.normalize)
         # Calls go straight through these (the GIL is released during each).
         self._forward_fn = info.forward
+        self._forward_attention_fn = info.forward_attention
         self._free_fn = info.free
         self._handle: Optional[int] = None
         handle = ctypes.c_void_p()
@@ -104,7 +105,8 @@ class Model:
     # -- running ------------------------------------------------------------
 
     def forward(self, x: ArrayLike, lengths: Optional[ArrayLike] = None,
-                token_types: Optional[ArrayLike] = None) -> np.ndarray:
+                token_types: Optional[ArrayLike] = None, attention: bool = False
+                ) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
         """Runs the encoder on a batch.
 
         x: token ids ``[batch, seq_len]`` (integers; any width, range-checked)
@@ -114,10 +116,13 @@ class Model:
         lengths: ``[batch]`` valid lengths in ``0..seq_len`` (rows past them
            are padding), or None when every sequence is full.
         token_types: ``[batch, seq_len]`` segment ids, or None for type 0.
+        attention: also return the attention probabilities of every block,
+           ``[blocks, batch, heads, seq_len, seq_len]`` float32 (zero on
+           padded rows and columns).
 
         Returns a float32 array ``[batch, seq_len, d_model]`` (pooling none;
         rows past ``lengths[b]`` are zero) or ``[batch, d_model]`` (cls and
-        mean pooling).
+        mean pooling); with ``attention=True`` the pair ``(output, probs)``.
         Raises :class:`enc.Error` with status ``"input"`` for bad input,
         naming the argument, the position and the value.
         """
@@ -169,10 +174,17 @@ class Model:
 
         out = np.empty((batch, self.d_model) if self.pooling != "none"
                        else (batch, seq_len, self.d_model), _F32)
-        status = self._forward_fn(self._handle, ctypes.addressof(inp), _address(out))
+        if not attention:
+            status = self._forward_fn(self._handle, ctypes.addressof(inp), _address(out))
+            if status != 0:
+                raise self._library.error(status)
+            return out
+        probs = np.empty((self.blocks, batch, self.heads, seq_len, seq_len), _F32)
+        status = self._forward_attention_fn(self._handle, ctypes.addressof(inp),
+                                            _address(out), _address(probs))
         if status != 0:
             raise self._library.error(status)
-        return out
+        return out, probs
 
     __call__ = forward
 

@@ -219,6 +219,12 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
   float* out = a.out + row0 * a.ld_out + col;
+  // NAME_forward_attention: this (b, h)'s [seq_len, seq_len] probabilities,
+  // zero but for the valid rows' visible keys, written as they are found.
+  const size_t S = static_cast<size_t>(a.seq_len);
+  float* probs =
+      p.probs == nullptr ? nullptr : p.probs + (b * p.heads + h) * int64_t(S * S);
+  if (probs != nullptr) std::fill(probs, probs + S * S, 0.0f);
   if (L == 0) return;
 
   // Keys are scored kJ at a time: Lj of them (L rounded up; the rest score
@@ -336,6 +342,10 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       std::fill(s + keys.hi, s + j_end, neg_inf);
       // P unnormalised; O is scaled below.
       inv_sum[r] = SoftmaxRow(s + j_begin, j_end - j_begin);
+      if (probs != nullptr) {
+        float* row = probs + i * S;
+        for (size_t j = j_begin; j < std::min(j_end, L); ++j) row[j] = s[j] * inv_sum[r];
+      }
     }
     size_t c0 = 0;
     for (; c0 < full_cols; c0 += kW) {

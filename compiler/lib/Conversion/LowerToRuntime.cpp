@@ -31,7 +31,7 @@ LogicalResult lowerEncoder(ModuleOp Module, func::FuncOp Func,
   declareEntryPoints(E);
   if (failed(emitForwardPrologue(E)) || failed(emitForwardBody(E)))
     return failure();
-  emitLoadFreeAndWorkspace(E);
+  emitEntryPointBodies(E);
   // A row added to ModelABI.def needs a body here too, not a dangling
   // declaration that fails at link time.
   for (auto &[Suffix, Fn] : E.EntryPoints)

@@ -34,11 +34,12 @@ typedef struct {
   int32_t pooling;    /* enc_pool_mode (enc/kernels/pool.h): 0 none, 1 cls, 2 mean */
   int32_t normalize;  /* 1: each output vector is scaled to unit L2 norm */
   /* The entry points NAME_load, NAME_forward, NAME_free,
-   * NAME_workspace_bytes. */
+   * NAME_workspace_bytes, NAME_forward_attention. */
   enc_model_load_fn *load;
   enc_model_forward_fn *forward;
   enc_model_free_fn *free;
   enc_model_workspace_bytes_fn *workspace_bytes;
+  enc_model_forward_attention_fn *forward_attention;
 } enc_encoder_info;
 
 /* The encoders of this library, in the order of the .enc file; *count (if

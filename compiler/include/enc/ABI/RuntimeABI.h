@@ -249,7 +249,8 @@ ENC_RUNTIME_STRUCT(enc_weight_desc, ENC_WEIGHT_DESC_FIELDS)
   X(enc_attention_params, alibi_slopes)                                        \
   X(enc_attention_params, rel_bucket)                                          \
   X(enc_attention_params, rel_table)                                           \
-  X(enc_attention_params, rel_buckets)
+  X(enc_attention_params, rel_buckets)                                         \
+  X(enc_attention_params, probs)
 ENC_RUNTIME_STRUCT(enc_attention_params, ENC_ATTENTION_PARAMS_FIELDS)
 
 /// enc_encoder_info (enc/library.h), a shared library's description of an

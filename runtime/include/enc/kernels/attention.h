@@ -42,6 +42,10 @@ typedef struct {
   const int32_t *rel_bucket; /* [2*max_len - 1], values in [0, rel_buckets) */
   const float *rel_table;    /* [rel_buckets, heads] */
   int32_t rel_buckets;
+  /* NULL, or where to write the probabilities softmax_j(scores):
+   * [batch, heads, seq_len, seq_len], 0 on rows i >= len[b] and columns
+   * j >= len[b] (NAME_forward_attention). */
+  float *probs;
 } enc_attention_params;
 
 /* q, k, v: [sum(len) rows, ld_in], head h at columns h*d_k.
