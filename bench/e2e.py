@@ -198,7 +198,7 @@ class Paths:
         self.include = os.path.join(ROOT, "runtime", "include")
         self.runtime_src = os.path.join(ROOT, "runtime")  # src/target.h
         self.cxx = os.environ.get("CXX") or shutil.which("c++") or "g++"
-        self.link = ["-lhwy", "-lhwy_contrib", "-lpthread"]
+        self.link = ["-lpthread"]
 
 
 def fma_peaks(paths, threads):

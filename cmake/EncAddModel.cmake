@@ -10,8 +10,19 @@
 #   find_package(enc REQUIRED)
 #   add_executable(app main.c)
 #   enc_add_model(app bert_base.enc)     # then: #include "bert_base.h"
+#
+# enc_add_model(<target> <file.enc> SHARED [ENCODER <name>] [NAME <stem>]
+#               [ENCC_OPTIONS <opt>...])
+#
+# Builds lib<stem>.so (encc --emit=shared: the encoders and the runtime, for
+# the Python package `enc` or dlopen) and <stem>.h in
+# ${CMAKE_CURRENT_BINARY_DIR}/enc_libraries/<stem>, as the
+# new target <target>, built by default. Its properties ENC_LIBRARY and
+# ENC_HEADER give the two paths.
+#
+#   enc_add_model(seed_toy_lib seed_toy.enc SHARED)
 function(enc_add_model target enc_file)
-  cmake_parse_arguments(ARG "" "ENCODER;NAME" "ENCC_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "SHARED" "ENCODER;NAME" "ENCC_OPTIONS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "enc_add_model: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -29,6 +40,27 @@ function(enc_add_model target enc_file)
   set(options ${ARG_ENCC_OPTIONS})
   if(ARG_ENCODER)
     list(APPEND options "--encoder=${ARG_ENCODER}")
+  endif()
+  if(ARG_SHARED)
+    # Apart from an object of the same file, whose header is built too.
+    set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/enc_libraries/${stem}")
+    set(header "${out_dir}/${stem}.h")
+    set(library "${out_dir}/lib${stem}.so")
+    # encc links through the C++ compiler driver of this project.
+    add_custom_command(
+      OUTPUT "${library}" "${header}"
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
+      COMMAND "${CMAKE_COMMAND}" -E env "CXX=${CMAKE_CXX_COMPILER}"
+              $<TARGET_FILE:enc::encc> "${source}" --emit=shared -o "${library}"
+              --header "${header}" "--runtime-lib=$<TARGET_FILE:enc::runtime>"
+              ${options}
+      DEPENDS "${source}" enc::encc enc::runtime
+      COMMENT "encc ${enc_file} -> lib${stem}.so, ${stem}.h"
+      VERBATIM)
+    add_custom_target(${target} ALL DEPENDS "${library}" "${header}")
+    set_target_properties(${target} PROPERTIES ENC_LIBRARY "${library}"
+                                               ENC_HEADER "${header}")
+    return()
   endif()
   add_custom_command(
     OUTPUT "${object}" "${header}"

@@ -43,9 +43,10 @@ struct AttentionArgs {
 #endif
 
 #include <algorithm>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 
-#include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
 #include "kernels/math-inl.h"  // ExpNonPositive
 
@@ -74,14 +75,20 @@ constexpr size_t kTransposeRows = 16;  // at most this many K rows per step
 
 HWY_INLINE size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-// Per-thread scratch, grown on demand and kept for the thread's lifetime.
+// Per-thread scratch, grown on demand and kept for the thread's lifetime;
+// 64-byte aligned (std::aligned_alloc, not Highway's allocator, which lives
+// in libhwy.so).
+struct FreeScratch {
+  void operator()(float* p) const { std::free(p); }
+};
 HWY_INLINE float* Scratch(size_t floats) {
-  static thread_local hwy::AlignedFreeUniquePtr<float[]> buffer;
+  static thread_local std::unique_ptr<float[], FreeScratch> buffer;
   static thread_local size_t capacity = 0;
   if (capacity < floats) {
     buffer.reset();
     capacity = 0;
-    buffer = hwy::AllocateAligned<float>(floats);
+    const size_t bytes = RoundUp(floats * sizeof(float), 64);
+    buffer.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
     if (!buffer) return nullptr;
     capacity = floats;
   }
@@ -227,6 +234,12 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
   float* out = a.out + row0 * a.ld_out + col;
+  // NAME_forward_attention: this (b, h)'s [seq_len, seq_len] probabilities,
+  // zero but for the valid rows' visible keys, written as they are found.
+  const size_t S = static_cast<size_t>(a.seq_len);
+  float* probs =
+      p.probs == nullptr ? nullptr : p.probs + (b * p.heads + h) * int64_t(S * S);
+  if (probs != nullptr) std::fill(probs, probs + S * S, 0.0f);
   if (L == 0) return;
 
   // Keys are scored kJ at a time: Lj of them (L rounded up; the rest score
@@ -354,6 +367,10 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       std::fill(s + row.hi, s + j_end, neg_inf);
       // P unnormalised; O is scaled below.
       inv_sum[r] = SoftmaxRow(s + j_begin, j_end - j_begin);
+      if (probs != nullptr) {
+        float* row = probs + i * S;
+        for (size_t j = j_begin; j < std::min(j_end, L); ++j) row[j] = s[j] * inv_sum[r];
+      }
     }
     size_t c0 = 0;
     for (; c0 < full_cols; c0 += kW) {

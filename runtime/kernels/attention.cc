@@ -59,9 +59,11 @@ void Attention(AttentionArgs& a) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/dispatch.h"
+
 namespace enc {
-HWY_EXPORT(Attention);
-static void RunAttention(AttentionArgs& a) { HWY_DYNAMIC_DISPATCH(Attention)(a); }
+ENC_EXPORT(Attention);
+static void RunAttention(AttentionArgs& a) { ENC_DYNAMIC_DISPATCH(Attention)(a); }
 
 static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
   const char* fn = "enc_attention";

@@ -32,10 +32,12 @@ void MulRowsT(int64_t rows, int64_t d, const float* a, int64_t ld_a,
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/dispatch.h"
+
 namespace enc {
-HWY_EXPORT(ActivationRowsT);
-HWY_EXPORT(AddRowsT);
-HWY_EXPORT(MulRowsT);
+ENC_EXPORT(ActivationRowsT);
+ENC_EXPORT(AddRowsT);
+ENC_EXPORT(MulRowsT);
 
 namespace {
 struct ActTask {
@@ -48,7 +50,7 @@ struct ActTask {
 };
 void RunActTask(void* ctx, int64_t begin, int64_t end) {
   auto* t = static_cast<ActTask*>(ctx);
-  HWY_DYNAMIC_DISPATCH(ActivationRowsT)
+  ENC_DYNAMIC_DISPATCH(ActivationRowsT)
   (t->act, end - begin, t->d, t->x + begin * t->ld_x, t->ld_x,
    t->y + begin * t->ld_y, t->ld_y);
 }
@@ -69,10 +71,10 @@ void RunBinaryTask(void* ctx, int64_t begin, int64_t end) {
   const float* b = t->b + begin * t->ld_b;
   float* y = t->y + begin * t->ld_y;
   if (t->mul) {
-    HWY_DYNAMIC_DISPATCH(MulRowsT)
+    ENC_DYNAMIC_DISPATCH(MulRowsT)
     (end - begin, t->d, a, t->ld_a, b, t->ld_b, y, t->ld_y);
   } else {
-    HWY_DYNAMIC_DISPATCH(AddRowsT)
+    ENC_DYNAMIC_DISPATCH(AddRowsT)
     (end - begin, t->d, a, t->ld_a, b, t->ld_b, y, t->ld_y);
   }
 }

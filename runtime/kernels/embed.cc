@@ -20,9 +20,11 @@ void Embed(const EmbedArgs& a) { EmbedBatch(a); }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/dispatch.h"
+
 namespace enc {
-HWY_EXPORT(Embed);
-static void RunEmbed(const EmbedArgs& a) { HWY_DYNAMIC_DISPATCH(Embed)(a); }
+ENC_EXPORT(Embed);
+static void RunEmbed(const EmbedArgs& a) { ENC_DYNAMIC_DISPATCH(Embed)(a); }
 
 static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
                               const int32_t* lengths, const float* pos_table,

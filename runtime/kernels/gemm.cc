@@ -14,13 +14,14 @@
 
 #if HWY_ONCE
 #include "enc/kernels/threads.h"
+#include "src/dispatch.h"
 #include "src/status.h"
 #include "src/threads.h"
 
 namespace enc {
-HWY_EXPORT(GetGemmKernel);
+ENC_EXPORT(GetGemmKernel);
 
-GemmKernel ChooseGemmKernel() { return HWY_DYNAMIC_DISPATCH(GetGemmKernel)(); }
+GemmKernel ChooseGemmKernel() { return ENC_DYNAMIC_DISPATCH(GetGemmKernel)(); }
 
 namespace {
 

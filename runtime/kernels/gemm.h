@@ -40,7 +40,8 @@ struct GemmKernel {
   GemmBlockFn block;
 };
 
-// The kernel of the target HWY_DYNAMIC_DISPATCH chooses now (gemm.cc).
+// The kernel of the target ENC_DYNAMIC_DISPATCH (src/dispatch.h) chooses now
+// (gemm.cc).
 GemmKernel ChooseGemmKernel();
 
 }  // namespace enc

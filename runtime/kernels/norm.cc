@@ -38,9 +38,11 @@ void NormRows(const NormArgs& a) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/dispatch.h"
+
 namespace enc {
-HWY_EXPORT(NormRows);
-static void RunNorm(const NormArgs& a) { HWY_DYNAMIC_DISPATCH(NormRows)(a); }
+ENC_EXPORT(NormRows);
+static void RunNorm(const NormArgs& a) { ENC_DYNAMIC_DISPATCH(NormRows)(a); }
 }  // namespace enc
 
 extern "C" enc_status enc_norm(int32_t kind, int64_t rows, int64_t d,

@@ -20,9 +20,11 @@ void Pool(const PoolArgs& a) { PoolBatch(a); }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "src/dispatch.h"
+
 namespace enc {
-HWY_EXPORT(Pool);
-static void RunPool(const PoolArgs& a) { HWY_DYNAMIC_DISPATCH(Pool)(a); }
+ENC_EXPORT(Pool);
+static void RunPool(const PoolArgs& a) { ENC_DYNAMIC_DISPATCH(Pool)(a); }
 }  // namespace enc
 
 extern "C" enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,

@@ -410,6 +410,14 @@ extern "C" enc_status enc_check_model(const void* model, const char* name) {
               name != nullptr ? name : "model");
 }
 
+extern "C" enc_status enc_check_probs(const float* probs, const char* name) {
+  if (probs != nullptr) return ENC_OK;
+  return Fail(ENC_ERR_INPUT,
+              "%s_forward_attention: probs is NULL (it receives [blocks, batch, "
+              "heads, seq_len, seq_len] floats)",
+              name != nullptr ? name : "model");
+}
+
 extern "C" enc_status enc_check_input(const enc_model_info* info,
                                       const enc_input* in, const float* out) {
   if (info == nullptr) return Fail(ENC_ERR_INPUT, "enc_check_input: info is NULL");

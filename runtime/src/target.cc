@@ -14,12 +14,13 @@ int64_t ThisTarget() { return HWY_TARGET; }
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <hwy/targets.h>
+#include <hwy/targets.h>  // hwy::TargetName (inline)
 
 #include <cctype>
 #include <cstdlib>
 #include <string>
 
+#include "src/dispatch.h"
 #include "src/status.h"
 
 namespace enc {
@@ -53,7 +54,7 @@ CapResult ReadAndApplyCap() {
   for (const NamedTarget& t : kTargets) {
     if (name == t.name) {
       // Better targets have lower bits: disable every bit below this one.
-      hwy::DisableTargets(t.target - 1);
+      DisableTargets(t.target - 1);
       return result;
     }
   }
@@ -73,12 +74,10 @@ enc_status ApplyTargetCap() {
               result.value.c_str());
 }
 
-HWY_EXPORT(ThisTarget);
+ENC_EXPORT(ThisTarget);
 
-// Asks the dispatch itself. (Not hwy::SupportedTargets(): in Highway 1.0.3 a
-// direct call sets the chosen target from every target the CPU has, undoing
-// DisableTargets for every later dispatch; the runtime never calls it.)
-int64_t DispatchTarget() { return HWY_DYNAMIC_DISPATCH(ThisTarget)(); }
+// Asks the dispatch itself.
+int64_t DispatchTarget() { return ENC_DYNAMIC_DISPATCH(ThisTarget)(); }
 
 const char* DispatchTargetName() { return hwy::TargetName(DispatchTarget()); }
 

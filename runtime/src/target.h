@@ -6,8 +6,9 @@
 // before the first weight is packed (a packed weight keeps the layout and the
 // GEMM kernel of the target that packed it, see kernels/gemm.h). A target the
 // CPU lacks caps nothing; an unknown name fails every enc_gemm_pack call.
-// (Highway 1.0.3 drops the cap if anything calls hwy::SupportedTargets()
-// directly: the runtime does not, and a program that does undoes ENC_TARGET.)
+// The cap is the runtime's own dispatch's (src/dispatch.h: DisableTargets),
+// not Highway's, which lives in libhwy.so: what a program does with
+// hwy::DisableTargets or hwy::SupportedTargets does not touch it.
 #ifndef ENC_RUNTIME_SRC_TARGET_H_
 #define ENC_RUNTIME_SRC_TARGET_H_
 
@@ -21,7 +22,7 @@ namespace enc {
 // ENC_OK, or ENC_ERR_INPUT (with enc_last_error set) for an unknown name.
 enc_status ApplyTargetCap();
 
-// The target HWY_DYNAMIC_DISPATCH chooses now (one HWY_* bit), and its name
+// The target ENC_DYNAMIC_DISPATCH chooses now (one HWY_* bit), and its name
 // ("AVX3", "AVX2", ...).
 int64_t DispatchTarget();
 const char* DispatchTargetName();

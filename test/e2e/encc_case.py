@@ -63,11 +63,32 @@ def build_model(enc_path, encoder, workdir, extra_flags=()):
     return exe
 
 
-def run_model(exe, casedir, inputs, spec, out_floats, extra_env=None, repeat=1):
+def build_shared_model(enc_path, encoder, workdir, extra_flags=()):
+    """encc --emit=shared -> libmodel.so (this encoder alone), and the harness
+    built without a model, which finds it in the library's table. Returns
+    (harness, library)."""
+    os.makedirs(workdir, exist_ok=True)
+    lib = os.path.join(workdir, "libmodel.so")
+    run([env("ENCC"), enc_path, "--emit=shared", "--encoder=" + encoder, "-o", lib,
+         "--runtime-lib=" + env("ENC_RUNTIME_LIB")] + list(extra_flags))
+    exe = os.path.join(workdir, "harness")
+    cmd = shlex.split(env("CXX")) + [
+        "-std=c++17", "-O1", "-I" + env("ENC_RUNTIME_INCLUDE"),
+        os.path.join(HERE, "harness.cpp"), "-o", exe, "-ldl"]
+    run(cmd)
+    return exe, lib
+
+
+def run_model(exe, casedir, inputs, spec, out_floats, extra_env=None, repeat=1,
+              library=None):
+    """Runs the harness on a case; `library` is (path, encoder) for a harness
+    of build_shared_model."""
     args = [exe, "--weights", os.path.join(casedir, "weights.safetensors"),
             "--batch", str(inputs["batch"]), "--seq", str(inputs["seq"]),
             "--out-floats", str(out_floats), "--out", os.path.join(casedir, "out.bin"),
             "--repeat", str(repeat)]
+    if library is not None:
+        args += ["--library", library[0], "--encoder", library[1]]
     for key, flag in (("embeddings", "--embeddings"), ("tokens", "--tokens"),
                       ("token_types", "--types"), ("lengths", "--lengths")):
         if key in inputs["files"]:

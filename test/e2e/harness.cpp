@@ -1,9 +1,12 @@
 // Runs one encoder compiled by encc on raw input files and writes its output.
 // Built per model by run_case.py:
 //   c++ -DENC_MODEL=name -include model.h harness.cpp model.o libenc_runtime.a
+// or, for a shared library of `encc --emit=shared`, without ENC_MODEL:
+//   c++ harness.cpp -ldl, run with --library lib.so --encoder name
+// which finds the encoder in the library's table (enc/library.h).
 // usage: harness --weights W --batch B --seq S --out-floats N --out OUT.bin
 //                [--embeddings F] [--tokens F] [--types F] [--lengths F]
-//                [--repeat K]
+//                [--repeat K] [--library L --encoder NAME]
 // Exit 0 on success; on a runtime error prints the status and message and
 // exits 3 (so that tests can tell it from a crash).
 #include <cstdint>
@@ -13,11 +16,17 @@
 #include <string>
 #include <vector>
 
+#ifdef ENC_MODEL
 #define ENC_CAT2(a, b) a##b
 #define ENC_CAT(a, b) ENC_CAT2(a, b)
 #define MODEL_LOAD ENC_CAT(ENC_MODEL, _load)
 #define MODEL_FORWARD ENC_CAT(ENC_MODEL, _forward)
 #define MODEL_FREE ENC_CAT(ENC_MODEL, _free)
+#else
+#include <dlfcn.h>
+
+#include "enc/library.h"
+#endif
 
 namespace {
 template <typename T>
@@ -39,10 +48,64 @@ std::vector<T> ReadFile(const std::string& path) {
   std::fclose(f);
   return data;
 }
+// The entry points the harness calls: the header's, or a library's.
+struct Model {
+  enc_status (*load)(const char*, void**);
+  enc_status (*forward)(void*, const enc_input*, float*);
+  void (*free)(void*);
+  // The runtime's own: a library's errors are in its copy of the runtime.
+  const char* (*last_error)();
+  const char* (*status_name)(enc_status);
+};
+
+#ifdef ENC_MODEL
+Model Entries(const std::string&, const std::string&) {
+  Model m;
+  m.load = [](const char* path, void** out) {
+    ENC_MODEL* model = nullptr;
+    enc_status s = MODEL_LOAD(path, &model);
+    *out = model;
+    return s;
+  };
+  m.forward = [](void* model, const enc_input* in, float* out) {
+    return MODEL_FORWARD(static_cast<ENC_MODEL*>(model), in, out);
+  };
+  m.free = [](void* model) { MODEL_FREE(static_cast<ENC_MODEL*>(model)); };
+  m.last_error = &enc_last_error;
+  m.status_name = &enc_status_name;
+  return m;
+}
+#else
+Model Entries(const std::string& library, const std::string& encoder) {
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    std::fprintf(stderr, "harness: %s\n", dlerror());
+    std::exit(2);
+  }
+  auto* list = reinterpret_cast<enc_library_encoders_fn*>(
+      dlsym(handle, "enc_library_encoders"));
+  if (list == nullptr) {
+    std::fprintf(stderr, "harness: %s has no enc_library_encoders\n", library.c_str());
+    std::exit(2);
+  }
+  int32_t count = 0;
+  const enc_encoder_info* infos = list(&count);
+  for (int32_t i = 0; i < count; ++i) {
+    if (infos[i].abi_version != ENC_LIBRARY_ABI_VERSION || encoder != infos[i].name)
+      continue;
+    return Model{infos[i].load, infos[i].forward, infos[i].free,
+                 reinterpret_cast<const char* (*)()>(dlsym(handle, "enc_last_error")),
+                 reinterpret_cast<const char* (*)(enc_status)>(
+                     dlsym(handle, "enc_status_name"))};
+  }
+  std::fprintf(stderr, "harness: %s has no encoder %s\n", library.c_str(), encoder.c_str());
+  std::exit(2);
+}
+#endif
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string weights, out_path, emb, tok, types, lens;
+  std::string weights, out_path, emb, tok, types, lens, library, encoder;
   int batch = 0, seq = 0, repeat = 1;
   long out_floats = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -57,6 +120,8 @@ int main(int argc, char** argv) {
     else if (k == "--seq") seq = std::atoi(v.c_str());
     else if (k == "--out-floats") out_floats = std::atol(v.c_str());
     else if (k == "--repeat") repeat = std::atoi(v.c_str());
+    else if (k == "--library") library = v;
+    else if (k == "--encoder") encoder = v;
     else {
       std::fprintf(stderr, "harness: unknown option %s\n", k.c_str());
       return 2;
@@ -67,10 +132,11 @@ int main(int argc, char** argv) {
   std::vector<int32_t> ty = types.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(types);
   std::vector<int32_t> l = lens.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(lens);
 
-  ENC_MODEL* model = nullptr;
-  if (enc_status s = MODEL_LOAD(weights.c_str(), &model)) {
-    std::fprintf(stderr, "harness: load failed: %s: %s\n", enc_status_name(s),
-                 enc_last_error());
+  const Model m = Entries(library, encoder);
+  void* model = nullptr;
+  if (enc_status s = m.load(weights.c_str(), &model)) {
+    std::fprintf(stderr, "harness: load failed: %s: %s\n", m.status_name(s),
+                 m.last_error());
     return 3;
   }
   enc_input in{};
@@ -82,14 +148,14 @@ int main(int argc, char** argv) {
   in.lengths = l.empty() ? nullptr : l.data();
   std::vector<float> out(out_floats, -12345.0f);
   for (int r = 0; r < repeat; ++r) {
-    if (enc_status s = MODEL_FORWARD(model, &in, out.data())) {
+    if (enc_status s = m.forward(model, &in, out.data())) {
       std::fprintf(stderr, "harness: forward failed: %s: %s\n",
-                   enc_status_name(s), enc_last_error());
-      MODEL_FREE(model);
+                   m.status_name(s), m.last_error());
+      m.free(model);
       return 3;
     }
   }
-  MODEL_FREE(model);
+  m.free(model);
   FILE* f = std::fopen(out_path.c_str(), "wb");
   if (!f || std::fwrite(out.data(), sizeof(float), out.size(), f) != out.size()) {
     std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str());

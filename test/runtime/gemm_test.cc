@@ -15,6 +15,7 @@
 
 #include "enc/kernels/threads.h"
 #include "kernels/gemm.h"  // the packed layout, for PackedLayout
+#include "src/dispatch.h"
 
 namespace {
 
@@ -134,14 +135,8 @@ void CheckShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
 
 class GemmTargetTest : public ::testing::TestWithParam<int64_t> {
  protected:
-  void SetUp() override {
-    hwy::SetSupportedTargetsForTest(GetParam());
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-  }
-  void TearDown() override {
-    hwy::SetSupportedTargetsForTest(0);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-  }
+  void SetUp() override { enc::SetSupportedTargetsForTest(GetParam()); }
+  void TearDown() override { enc::SetSupportedTargetsForTest(0); }
 };
 
 TEST_P(GemmTargetTest, ShapesAndEpilogues) {

@@ -3,6 +3,7 @@
 #include "enc/ABI/ModelABI.h"
 
 #include "enc/ABI/RuntimeABI.h"
+#include "enc/ABI/RuntimeEnums.h"
 #include "enc/Dialect/EncOps.h"
 #include "enc/lang/Diagnostics.h"
 #include "enc/lang/ModelSpec.h"
@@ -39,6 +40,18 @@ template <typename R, typename... A> struct AsRuntime<R(A...)> {
                 "its typedef " #Typedef " in enc/runtime.h");
 #include "enc/ABI/ModelABI.def"
 
+// A shared library's registry has a pointer of that type per entry point,
+// and an int32_t per fact it lists (enc_encoder_info, enc/library.h).
+#define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
+  static_assert(std::is_same_v<decltype(enc_encoder_info::Suffix), Typedef *>, \
+                "enc/library.h: enc_encoder_info::" #Suffix                    \
+                " is not a " #Typedef " pointer");
+#define ENC_MODEL_INFO(Field, Fact)                                            \
+  static_assert(std::is_same_v<decltype(enc_encoder_info::Field), int32_t>,    \
+                "enc/library.h: enc_encoder_info::" #Field                     \
+                " is not an int32_t");
+#include "enc/ABI/ModelABI.def"
+
 const ModelFunction Functions[] = {
 #define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
   {#Suffix, &abi::LLVMType<Typedef>::get, #Return, #Params, Doc},
@@ -47,6 +60,10 @@ const ModelFunction Functions[] = {
 
 const ModelMacro Macros[] = {
 #define ENC_MODEL_MACRO(Suffix, Fact, Doc) {#Suffix, &ModelFacts::Fact, Doc},
+#include "enc/ABI/ModelABI.def"
+};
+const ModelInfoField InfoFields[] = {
+#define ENC_MODEL_INFO(Field, Fact) {#Field, &ModelFacts::Fact},
 #include "enc/ABI/ModelABI.def"
 };
 } // namespace
@@ -78,6 +95,7 @@ std::string ModelMacro::symbol(llvm::StringRef Encoder) const {
 
 llvm::ArrayRef<ModelFunction> enc::modelFunctions() { return Functions; }
 llvm::ArrayRef<ModelMacro> enc::modelMacros() { return Macros; }
+llvm::ArrayRef<ModelInfoField> enc::modelInfoFields() { return InfoFields; }
 
 const ModelFunction &enc::modelFunction(llvm::StringRef Suffix) {
   for (const ModelFunction &F : Functions)
@@ -96,7 +114,18 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
   F.Heads = E.Heads;
   F.Blocks = E.Blocks;
   F.DFF = E.DFF;
-  Func->walk([&](PoolOp P) { F.Pooled = P.getMode() != PoolMode::none; });
+  Func->walk([&](PoolOp P) {
+    F.Pooled = P.getMode() != PoolMode::none;
+    F.Pooling = abi::toRuntime(P.getMode());
+  });
+  // Every block's attention has the same width: heads * head_dim columns.
+  Func->walk([&](AttentionOp A) {
+    auto Q = llvm::cast<mlir::RankedTensorType>(A.getQ().getType());
+    F.HeadDim = Q.getShape().back() / A.getHeads();
+    return mlir::WalkResult::interrupt();
+  });
+  // No encoder normalises its output yet: the language has no `normalize`.
+  F.Normalize = 0;
   return F;
 }
 

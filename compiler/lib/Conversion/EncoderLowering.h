@@ -4,10 +4,13 @@
 // planned encoder function NAME into the C ABI of ModelABI.def:
 //
 //   WeightSlots.cpp     the slot of each weight and the descriptor table
-//   EntryPoints.cpp     NAME_load, NAME_free and NAME_workspace_bytes
-//   ForwardPrologue.cpp NAME_forward up to the first op: checks, the input,
+//   EntryPoints.cpp     NAME_load, NAME_free, NAME_workspace_bytes, and
+//                       NAME_forward and NAME_forward_attention, which call
+//                       one body
+//   ForwardPrologue.cpp the body up to the first op: checks, the input,
 //                       the workspace, the slots and constants as views
 //   OpLowerings.cpp     one kernel call per op
+//   LibraryRegistry.cpp enc_library_encoders, for a shared library
 //
 // Activations live in one arena (`ws + row_offset * batch * seq` floats) in
 // the runtime's packed layout (enc/kernels/layout.h): row-wise kernels run
@@ -19,6 +22,8 @@
 #define ENC_CONVERSION_ENCODERLOWERING_H
 
 #include "RuntimeBuilder.h"
+
+#include "enc/ABI/ModelABI.h"
 
 #include "enc/Dialect/EncOps.h"
 
@@ -69,9 +74,13 @@ struct EncoderLowering {
   // EntryPoints.cpp: NAME_<suffix> -> its function.
   llvm::StringMap<mlir::LLVM::LLVMFuncOp> EntryPoints;
 
-  // ForwardPrologue.cpp, for OpLowerings.cpp.
+  // ForwardPrologue.cpp, for OpLowerings.cpp: the body both forward entry
+  // points call, NAME.forward_body(model, in, out, probs).
+  mlir::LLVM::LLVMFuncOp Body;
   llvm::DenseMap<mlir::Value, View> Views;
   mlir::Value Model, Input, Out;
+  mlir::Value Probs;      ///< NULL from NAME_forward
+  int64_t Attentions = 0; ///< enc.attention ops lowered so far: the block
   mlir::Value Batch, SeqLen;
   mlir::Value Rows;      ///< batch * seq_len: what the arena is sized by
   mlir::Value ValidRows; ///< what row-wise kernels run over
@@ -87,13 +96,23 @@ struct EncoderLowering {
   View resultView(mlir::Operation *Op);
 };
 
+/// What the registry of a shared library says about one lowered encoder.
+struct RegistryEntry {
+  std::string Name;
+  ModelFacts Facts;
+  mlir::Location Loc;
+};
+
 // The steps, in the order LowerToRuntime.cpp runs them.
 mlir::LogicalResult collectSlots(EncoderLowering &E);
 void emitWeightTables(EncoderLowering &E);
 void declareEntryPoints(EncoderLowering &E);
 mlir::LogicalResult emitForwardPrologue(EncoderLowering &E);
 mlir::LogicalResult emitForwardBody(EncoderLowering &E);
-void emitLoadFreeAndWorkspace(EncoderLowering &E);
+void emitEntryPointBodies(EncoderLowering &E);
+/// LibraryRegistry.cpp: enc_library_encoders over the lowered encoders.
+mlir::LogicalResult emitLibraryRegistry(mlir::ModuleOp Module,
+                                        llvm::ArrayRef<RegistryEntry> Entries);
 
 } // namespace enc
 

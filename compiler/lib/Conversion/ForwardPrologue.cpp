@@ -1,9 +1,16 @@
-//===- ForwardPrologue.cpp - NAME_forward up to its first op --------------===//
+//===- ForwardPrologue.cpp - The forward body up to its first op ----------===//
 //
-//   if (s = enc_check_model(model, "NAME")) return s;
-//   if (s = enc_check_input(&NAME_info, in, out)) return s;
-//   ws = enc_workspace(NAME_workspace_bytes(in->batch, in->seq_len));
-//   if (!ws) return ENC_ERR_NOMEM;
+// NAME_forward and NAME_forward_attention call one internal body, always
+// inlined, so that NAME_forward's copy folds probs = NULL away:
+//
+//   enc_status NAME.forward_body(model, in, out, probs) {
+//     if (s = enc_check_model(model, "NAME")) return s;
+//     no_out = !out && probs;      // false in NAME_forward's copy
+//     if (s = enc_check_input(&NAME_info, in, no_out ? probs : out)) return s;
+//     bytes = NAME_workspace_bytes(in->batch, in->seq_len);
+//     ws = enc_workspace(bytes + (no_out ? output bytes : 0));
+//     if (!ws) return ENC_ERR_NOMEM;
+//     if (no_out) out = ws + bytes;  // forward_attention without an output
 //
 // then the input fields, the slots of the loaded model and the constant
 // tables become views for the ops; a padded `embeddings` input the planner
@@ -62,7 +69,18 @@ LogicalResult viewArguments(EncoderLowering &E) {
 LogicalResult enc::emitForwardPrologue(EncoderLowering &E) {
   RuntimeBuilder &B = E.B;
   Location L = E.Func.getLoc();
-  LLVM::LLVMFuncOp Forward = E.EntryPoints["forward"];
+  {
+    OpBuilder::InsertionGuard G(B);
+    B.setInsertionPointToEnd(B.module().getBody());
+    auto Ptr = B.ptrType();
+    // A '.' keeps the name apart from every encoder's own symbols.
+    E.Body = B.create<LLVM::LLVMFuncOp>(
+        L, E.symbol(".forward_body"),
+        LLVM::LLVMFunctionType::get(B.i32Type(), {Ptr, Ptr, Ptr, Ptr}),
+        LLVM::Linkage::Internal);
+    E.Body.setAlwaysInline(true);
+  }
+  LLVM::LLVMFuncOp Forward = E.Body;
   Block *Entry = Forward.addEntryBlock(B);
   Block *Fail = B.createBlock(&Forward.getBody(), {}, {B.i32Type()}, {L});
   B.create<LLVM::ReturnOp>(L, Fail->getArgument(0));
@@ -78,12 +96,22 @@ LogicalResult enc::emitForwardPrologue(EncoderLowering &E) {
 
   E.Model = Entry->getArgument(0);
   E.Input = Entry->getArgument(1);
-  E.Out = Entry->getArgument(2);
+  Value Out = Entry->getArgument(2);
+  E.Probs = Entry->getArgument(3);
   LLVM::GlobalOp Name = B.stringGlobal(E.stringSymbol(), E.Func.getName(), L);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_check_model),
                 {E.Model, B.addressOf(Name, L)}, L);
+  // Without an output (forward_attention may omit it) the checks see probs,
+  // which NAME_forward_attention checked. NoOut also tests probs, so that in
+  // NAME_forward (probs = NULL) it folds to false, and with it every select
+  // below: NAME_forward computes exactly what it did without probs.
+  Value NoOut = B.create<LLVM::AndOp>(
+      L, B.create<LLVM::ICmpOp>(L, LLVM::ICmpPredicate::eq, Out, B.null(L)),
+      B.create<LLVM::ICmpOp>(L, LLVM::ICmpPredicate::ne, E.Probs, B.null(L)));
   B.callChecked(ENC_RUNTIME_CALLEE(enc_check_input),
-                {B.addressOf(E.Info, L), E.Input, E.Out}, L);
+                {B.addressOf(E.Info, L), E.Input,
+                 B.create<LLVM::SelectOp>(L, NoOut, E.Probs, Out)},
+                L);
 
   E.Batch = loadInput(E, "batch", L);
   E.SeqLen = loadInput(E, "seq_len", L);
@@ -98,10 +126,19 @@ LogicalResult enc::emitForwardPrologue(EncoderLowering &E) {
       B.create<LLVM::CallOp>(L, E.EntryPoints["workspace_bytes"],
                              ValueRange{E.Batch, E.SeqLen})
           .getResult();
-  E.Workspace = B.call(ENC_RUNTIME_CALLEE(enc_workspace), {Bytes}, L);
+  // Room for the output too when there is no `out`: batch * seq_len rows of
+  // d_model floats hold it, pooled or not.
+  Value OutBytes = B.create<LLVM::MulOp>(
+      L, E.Rows, B.i64(sizeof(float) * getEncoderFacts(E.Func).DModel, L));
+  Value Extra = B.create<LLVM::SelectOp>(L, NoOut, OutBytes, B.i64(0, L));
+  E.Workspace = B.call(ENC_RUNTIME_CALLEE(enc_workspace),
+                       {B.create<LLVM::AddOp>(L, Bytes, Extra)}, L);
   Value NoMemory = B.create<LLVM::ICmpOp>(L, LLVM::ICmpPredicate::eq,
                                           E.Workspace, B.null(L));
   B.failIf(NoMemory, B.i32(ENC_ERR_NOMEM, L), L);
+  Value Scratch = B.create<LLVM::GEPOp>(L, B.ptrType(), B.getI8Type(),
+                                        E.Workspace, ValueRange{Bytes});
+  E.Out = B.create<LLVM::SelectOp>(L, NoOut, Scratch, Out);
 
   if (failed(viewArguments(E)))
     return failure();

@@ -19,7 +19,8 @@ using namespace mlir;
 using namespace enc;
 
 namespace {
-LogicalResult lowerEncoder(ModuleOp Module, func::FuncOp Func) {
+LogicalResult lowerEncoder(ModuleOp Module, func::FuncOp Func,
+                           std::vector<RegistryEntry> &Registry) {
   if (!getArenaRowFloats(Func))
     return Func.emitError("encoder '")
            << Func.getName() << "' is not planned: run enc-plan-buffers first";
@@ -30,25 +31,30 @@ LogicalResult lowerEncoder(ModuleOp Module, func::FuncOp Func) {
   declareEntryPoints(E);
   if (failed(emitForwardPrologue(E)) || failed(emitForwardBody(E)))
     return failure();
-  emitLoadFreeAndWorkspace(E);
+  emitEntryPointBodies(E);
   // A row added to ModelABI.def needs a body here too, not a dangling
   // declaration that fails at link time.
   for (auto &[Suffix, Fn] : E.EntryPoints)
     if (Fn.isExternal())
       return Func.emitError("no lowering for the entry point ")
              << Fn.getName() << " (ModelABI.def)";
+  Registry.push_back({Func.getName().str(), modelFacts(Func), Func.getLoc()});
   Func.erase();
   return success();
 }
 
 struct LowerToRuntimePass
     : enc::impl::EncLowerToRuntimeBase<LowerToRuntimePass> {
+  using EncLowerToRuntimeBase::EncLowerToRuntimeBase;
   void runOnOperation() override {
     ModuleOp Module = getOperation();
     SmallVector<func::FuncOp> Funcs(Module.getOps<func::FuncOp>());
+    std::vector<RegistryEntry> Registry;
     for (func::FuncOp F : Funcs)
-      if (isEncoder(F) && failed(lowerEncoder(Module, F)))
+      if (isEncoder(F) && failed(lowerEncoder(Module, F, Registry)))
         return signalPassFailure();
+    if (library && failed(emitLibraryRegistry(Module, Registry)))
+      return signalPassFailure();
   }
 };
 } // namespace

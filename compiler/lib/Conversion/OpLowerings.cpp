@@ -197,6 +197,18 @@ LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
         B.i32(rows(Tables[1]), L));
     break;
   }
+  // Block n's probabilities, [batch, heads, seq_len, seq_len] at
+  // probs + n * batch * heads * seq_len^2, when the caller wants them.
+  Value PerBlock = B.create<LLVM::MulOp>(
+      L, E.Rows,
+      B.create<LLVM::MulOp>(L, B.create<LLVM::SExtOp>(L, B.i64Type(), E.SeqLen),
+                            B.i64(Heads, L)));
+  Value BlockProbs = B.offset(
+      E.Probs, B.create<LLVM::MulOp>(L, PerBlock, B.i64(E.Attentions++, L)), L);
+  Value NoProbs =
+      B.create<LLVM::ICmpOp>(L, LLVM::ICmpPredicate::eq, E.Probs, B.null(L));
+  Set(ENC_FIELD(enc_attention_params, probs),
+      B.create<LLVM::SelectOp>(L, NoProbs, B.null(L), BlockProbs));
   for (auto [I, F] : llvm::enumerate(Fields)) {
     Value P = B.create<LLVM::GEPOp>(
         L, B.ptrType(), ParamsTy, E.AttentionParams,

@@ -14,6 +14,8 @@ void enc::buildOptimizationPipeline(OpPassManager &PM, bool Fuse) {
   Funcs.addPass(createEncPlanBuffers());
 }
 
-void enc::buildLoweringPipeline(OpPassManager &PM) {
-  PM.addPass(createEncLowerToRuntime());
+void enc::buildLoweringPipeline(OpPassManager &PM, bool Library) {
+  EncLowerToRuntimeOptions Options;
+  Options.library = Library;
+  PM.addPass(createEncLowerToRuntime(Options));
 }

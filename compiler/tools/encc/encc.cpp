@@ -5,8 +5,10 @@
 //
 // The --emit ladder follows the data: the syntax tree, the resolved
 // settings, the enc dialect as imported, after optimisation, LLVM IR,
-// assembly, and (the default) an object file with its C header beside it.
-// FILE is a .enc file or, from the mlir stage on, a .mlir file.
+// assembly, and (the default) an object file with its C header beside it;
+// past it, a shared library of the file's encoders and the runtime
+// (SharedLibrary.h). FILE is a .enc file or, from the mlir stage on, a
+// .mlir file.
 //
 // Exit status: 0 on success, 1 when the input has an error (diagnostics are
 // printed), 2 on a usage error.
@@ -14,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HFImport.h"
+#include "SharedLibrary.h"
 
 #include "enc/ABI/ModelABI.h"
 #include "enc/Dialect/EncDialect.h"
@@ -39,6 +42,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -51,7 +55,7 @@ using namespace llvm;
 
 namespace {
 /// Ordered: each stage includes the ones before it.
-enum class EmitKind { AST, Spec, MLIR, MLIROpt, LLVM, Asm, Obj };
+enum class EmitKind { AST, Spec, MLIR, MLIROpt, LLVM, Asm, Obj, Shared };
 
 cl::OptionCategory EnccCategory("encc options");
 
@@ -61,7 +65,8 @@ cl::opt<std::string> InputFile(cl::Positional,
 cl::opt<std::string>
     OutputFile("o",
                cl::desc("Write the output to <file> (default: stdout for "
-                        "text stages, <input>.o for obj)"),
+                        "text stages, <input>.o for obj, lib<input>.so for "
+                        "shared)"),
                cl::value_desc("file"), cl::cat(EnccCategory));
 cl::opt<std::string> HeaderFile(
     "header", cl::desc("Write the C header to <file> (default: beside -o)"),
@@ -77,8 +82,16 @@ cl::opt<EmitKind> Emit(
                    "the enc dialect after folding, fusion and planning"),
         clEnumValN(EmitKind::LLVM, "llvm", "LLVM IR"),
         clEnumValN(EmitKind::Asm, "asm", "assembly"),
-        clEnumValN(EmitKind::Obj, "obj", "an object file and its C header")),
+        clEnumValN(EmitKind::Obj, "obj", "an object file and its C header"),
+        clEnumValN(EmitKind::Shared, "shared",
+                   "a shared library of the encoders and the runtime, and "
+                   "its C header")),
     cl::init(EmitKind::Obj), cl::cat(EnccCategory));
+cl::opt<std::string> RuntimeLib(
+    "runtime-lib",
+    cl::desc("The runtime archive --emit=shared links (default: the one "
+             "installed beside encc)"),
+    cl::value_desc("libenc_runtime.a"), cl::cat(EnccCategory));
 cl::opt<std::string> OnlyEncoder("encoder",
                                  cl::desc("Only the encoder named <name>"),
                                  cl::value_desc("name"), cl::cat(EnccCategory));
@@ -225,11 +238,20 @@ ErrorOr<std::unique_ptr<MemoryBuffer>> readInput(std::string &Problem) {
 
 std::string defaultObjectPath() {
   if (InputFile == "-")
-    return "a.o";
+    return Emit == EmitKind::Shared ? "liba.so" : "a.o";
   SmallString<128> Path(sys::path::filename(InputFile));
   sys::path::replace_extension(Path, ".o");
+  if (Emit == EmitKind::Shared)
+    return ("lib" + sys::path::stem(Path) + ".so").str();
   return std::string(Path);
 }
+
+/// --emit=shared: the object goes to a temporary file, then is linked.
+struct SharedOutput {
+  std::string Library;        ///< what -o names
+  std::string RuntimeArchive; ///< what it links
+  SmallString<128> Object;    ///< the temporary object
+};
 
 /// The front end: .enc text to the imported module (or to the AST/spec
 /// outputs). Returns 0/1 as an exit status in `Exit` when it is done.
@@ -343,7 +365,8 @@ void applyColor() {
 /// The optimisation pipeline, then the header of the planned module (before
 /// lowering erases it), the lowering to LLVM IR, and the last stages.
 int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
-                  ToolOutputFile &Out, StringRef OutPath) {
+                  ToolOutputFile &Out, StringRef OutPath,
+                  const SharedOutput *Shared) {
   mlir::MLIRContext &Context = *Module.getContext();
   mlir::PassManager Optimize(&Context);
   enc::buildOptimizationPipeline(Optimize, /*Fuse=*/!O0);
@@ -357,7 +380,8 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
   }
 
   std::string Header, HeaderPath = HeaderFile;
-  if (Emit == EmitKind::Obj) {
+  bool WithHeader = Emit == EmitKind::Obj || Emit == EmitKind::Shared;
+  if (WithHeader) {
     if (HeaderPath.empty()) {
       SmallString<128> P(OutPath == "-" ? StringRef("a.o") : OutPath);
       sys::path::replace_extension(P, ".h");
@@ -369,7 +393,7 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
   }
 
   mlir::PassManager Lower(&Context);
-  enc::buildLoweringPipeline(Lower);
+  enc::buildLoweringPipeline(Lower, /*Library=*/Shared != nullptr);
   if (mlir::failed(mlir::applyPassManagerCLOptions(Lower)) ||
       mlir::failed(Lower.run(Module)))
     return 1;
@@ -386,7 +410,17 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
   }
   if (!enc::emitMachineCode(*IR, Target, Emit == EmitKind::Asm, Out.os(), Error))
     return fail(Error);
-  if (Emit == EmitKind::Obj) {
+  if (Shared) {
+    Out.os().close();
+    if (Out.os().has_error())
+      return fail("cannot write '" + Shared->Object + "': " +
+                  Out.os().error().message());
+    if (!encc::linkSharedLibrary(Shared->Object, Shared->RuntimeArchive,
+                                 encc::exportedSymbols(*IR), Shared->Library,
+                                 Error))
+      return fail(Error);
+  }
+  if (WithHeader) {
     std::error_code EC;
     ToolOutputFile HeaderOut(HeaderPath, EC, sys::fs::OF_Text);
     if (EC)
@@ -454,13 +488,32 @@ int main(int argc, char **argv) {
   if (!Problem.empty())
     return fail(Problem);
 
-  bool Binary = Emit == EmitKind::Obj;
+  bool Binary = Emit >= EmitKind::Obj;
   std::string OutPath = OutputFile.empty()
                             ? (Binary ? defaultObjectPath() : std::string("-"))
                             : OutputFile.getValue();
+  // --emit=shared writes the object to a temporary file, which the link
+  // reads; the library itself is the linker's output.
+  std::optional<SharedOutput> Shared;
+  std::optional<FileRemover> RemoveObject;
+  if (Emit == EmitKind::Shared) {
+    if (OutPath == "-")
+      return fail("--emit=shared cannot write to stdout: name the library "
+                  "with -o");
+    Shared.emplace();
+    Shared->Library = OutPath;
+    Shared->RuntimeArchive =
+        encc::findRuntimeArchive(argv[0], RuntimeLib, Problem);
+    if (Shared->RuntimeArchive.empty())
+      return fail(Problem);
+    if (std::error_code EC =
+            sys::fs::createTemporaryFile("encc-model", "o", Shared->Object))
+      return fail("cannot create a temporary file: " + EC.message());
+    RemoveObject.emplace(Shared->Object);
+  }
   std::error_code EC;
-  ToolOutputFile Out(OutPath, EC,
-                     Binary ? sys::fs::OF_None : sys::fs::OF_TextWithCRLF);
+  ToolOutputFile Out(Shared ? StringRef(Shared->Object) : StringRef(OutPath),
+                     EC, Binary ? sys::fs::OF_None : sys::fs::OF_TextWithCRLF);
   if (EC)
     return fail("cannot write '" + OutPath + "': " + EC.message());
 
@@ -494,5 +547,6 @@ int main(int argc, char **argv) {
     Out.keep();
     return 0;
   }
-  return compileModule(*Module, Target, Out, OutPath);
+  return compileModule(*Module, Target, Out, OutPath,
+                       Shared ? &*Shared : nullptr);
 }

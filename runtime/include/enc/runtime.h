@@ -43,14 +43,21 @@ int enc_set_num_threads(int n);
 const char *enc_status_name(enc_status status);
 
 /* The functions encc emits for each encoder NAME, as function types: the
- * generated header declares NAME_load, NAME_forward, NAME_free and
- * NAME_workspace_bytes with these signatures, the model being `NAME *` where
- * these say `void *`, and encc builds them from these declarations. */
+ * generated header declares NAME_load, NAME_forward, NAME_free,
+ * NAME_workspace_bytes and NAME_forward_attention with these signatures, the
+ * model being `NAME *` where these say `void *`, and encc builds them from
+ * these declarations. */
 typedef enc_status enc_model_load_fn(const char *weights_path, void **out);
 typedef enc_status enc_model_forward_fn(void *model, const enc_input *in,
                                         float *out);
 typedef void enc_model_free_fn(void *model);
 typedef int64_t enc_model_workspace_bytes_fn(int32_t batch, int32_t seq_len);
+/* NAME_forward, and the attention probabilities of every block into probs:
+ * [blocks, batch, heads, seq_len, seq_len] floats, 0 on padded rows and
+ * columns. out may be NULL. */
+typedef enc_status enc_model_forward_attention_fn(void *model,
+                                                  const enc_input *in,
+                                                  float *out, float *probs);
 
 #ifdef __cplusplus
 }  /* extern "C" */

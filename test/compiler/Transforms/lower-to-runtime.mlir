@@ -1,6 +1,8 @@
 // RUN: encc-opt %s --split-input-file --enc-lower-to-runtime | FileCheck %s
-// Each planned encoder function NAME becomes NAME_forward, NAME_load,
-// NAME_free and NAME_workspace_bytes in the LLVM dialect, calling the
+// Each planned encoder function NAME becomes NAME_load, NAME_forward,
+// NAME_free, NAME_workspace_bytes and NAME_forward_attention in the LLVM
+// dialect, the two forward entries calling one always-inlined body
+// (NAME.forward_body, with probs NULL from NAME_forward) that calls the
 // runtime's kernels; weight descriptors and positional constants become
 // globals.
 
@@ -30,13 +32,27 @@
 // The entry points, in the order of ModelABI.def.
 // CHECK: llvm.func @floats_load(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32 {
 // CHECK: llvm.call @enc_model_create(
-// CHECK: llvm.func @floats_forward(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) -> i32 {
+// CHECK: llvm.func @floats_forward(%[[M:.*]]: !llvm.ptr, %[[IN:.*]]: !llvm.ptr, %[[OUT:.*]]: !llvm.ptr) -> i32 {
+// CHECK-NEXT: %[[NULL:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: llvm.call @floats.forward_body(%[[M]], %[[IN]], %[[OUT]], %[[NULL]])
+// CHECK: llvm.func @floats_free(%{{.*}}: !llvm.ptr) {
+// CHECK: llvm.call @enc_model_destroy(
+// 4 bytes * 64 floats per row = 256 bytes per row.
+// CHECK: llvm.func @floats_workspace_bytes(%{{.*}}: i32, %{{.*}}: i32) -> i64 {
+// CHECK: llvm.mlir.constant(256 : i64) : i64
+// NAME_forward_attention refuses a NULL probs, then runs the body with it.
+// CHECK: llvm.func @floats_forward_attention(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[PROBS:.*]]: !llvm.ptr) -> i32 {
+// CHECK: llvm.call @enc_check_probs(%[[PROBS]],
+// CHECK: llvm.call @floats.forward_body(%{{.*}}, %{{.*}}, %{{.*}}, %[[PROBS]])
+// CHECK: llvm.func internal @floats.forward_body({{.*}}) -> i32 attributes {always_inline} {
 // CHECK: llvm.call @enc_check_input(
 // Row-wise kernels run over the valid rows only; the arena is what
-// NAME_workspace_bytes says.
+// NAME_workspace_bytes says (plus room for the output when
+// NAME_forward_attention is given no `out`).
 // CHECK: %[[VALID:.*]] = llvm.call @enc_valid_rows(%{{.*}}, %{{.*}}, %[[LEN:.*]]) :
 // CHECK: %[[BYTES:.*]] = llvm.call @floats_workspace_bytes(
-// CHECK: llvm.call @enc_workspace(%[[BYTES]])
+// CHECK: %[[TOTAL:.*]] = llvm.add %[[BYTES]], %{{.*}} : i64
+// CHECK: llvm.call @enc_workspace(%[[TOTAL]])
 // The padded input is packed by its lengths as the positions are added.
 // CHECK: llvm.call @enc_embed_floats(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[LEN]],
 // CHECK: llvm.call @enc_attention(
@@ -45,11 +61,6 @@
 // CHECK: llvm.call @enc_attention(
 // CHECK: llvm.call @enc_pool(
 // CHECK: llvm.return
-// CHECK: llvm.func @floats_free(%{{.*}}: !llvm.ptr) {
-// CHECK: llvm.call @enc_model_destroy(
-// 4 bytes * 64 floats per row = 256 bytes per row.
-// CHECK: llvm.func @floats_workspace_bytes(%{{.*}}: i32, %{{.*}}: i32) -> i64 {
-// CHECK: llvm.mlir.constant(256 : i64) : i64
 // CHECK-NOT: func.func
 func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x8xf32>
     attributes {enc.arena_row_floats = 64 : i64, enc.d_model = 8 : i64, enc.max_len = 2 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
@@ -94,6 +105,11 @@ func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor
 // CHECK: llvm.mlir.global internal constant @tiny_table1(dense<{{.*}}> : tensor<4xf32>)
 // CHECK: llvm.func @tiny_load(
 // CHECK: llvm.func @tiny_forward(
+// CHECK: llvm.func @tiny_free(
+// CHECK: llvm.func @tiny_workspace_bytes(
+// CHECK: llvm.mlir.constant(256 : i64) : i64
+// CHECK: llvm.func @tiny_forward_attention(
+// CHECK: llvm.func internal @tiny.forward_body(
 // CHECK: llvm.call @enc_check_input(
 // CHECK: llvm.call @enc_embed_tokens(
 // CHECK: llvm.call @enc_norm(
@@ -106,9 +122,7 @@ func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor
 // CHECK: llvm.call @enc_norm(
 // CHECK: llvm.call @enc_pool(
 // CHECK-NOT: llvm.call @enc_{{(activation_rows|add_rows)}}
-// CHECK: llvm.func @tiny_free(
-// CHECK: llvm.func @tiny_workspace_bytes(
-// CHECK: llvm.mlir.constant(256 : i64) : i64
+// CHECK: llvm.return
 func.func @tiny(%arg0: tensor<?x?xi32> {enc.input = "tokens"}, %arg1: tensor<?x?xi32> {enc.input = "token_types"}, %arg2: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x8xf32> attributes {enc.arena_row_floats = 64 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64, enc.d_model = 8 : i64, enc.heads = 2 : i64, enc.max_len = 2 : i64, enc.type_vocab = 2 : i64, enc.vocab = 10 : i64} {
   %cst = arith.constant dense<[[0.000000e+00, 0.000000e+00], [0.841470957, 0.00999983306]]> : tensor<2x2xf32>
   %cst_0 = arith.constant dense<[[1.000000e+00, 1.000000e+00], [0.540302277, 0.999949991]]> : tensor<2x2xf32>
@@ -154,14 +168,14 @@ func.func @tiny(%arg0: tensor<?x?xi32> {enc.input = "tokens"}, %arg1: tensor<?x?
 
 // A padded `embeddings` input that a norm reads directly has a buffer of its
 // own (enc-plan-buffers): it is packed there, without positions, first.
-// CHECK-LABEL: llvm.func @packed_forward(
+// 16 floats of packed input + 16 of norm output per row, 4 bytes each.
+// CHECK-LABEL: llvm.func @packed_workspace_bytes(
+// CHECK: llvm.mlir.constant(128 : i64) : i64
+// CHECK-LABEL: llvm.func internal @packed.forward_body(
 // CHECK: %[[IN:.*]] = llvm.load %{{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: llvm.call @enc_workspace(
 // CHECK: llvm.call @enc_embed_floats(%{{.*}}, %{{.*}}, %[[IN]],
 // CHECK: llvm.call @enc_norm(
-// 16 floats of packed input + 16 of norm output per row, 4 bytes each.
-// CHECK-LABEL: llvm.func @packed_workspace_bytes(
-// CHECK: llvm.mlir.constant(128 : i64) : i64
 func.func @packed(%x: tensor<?x?x8xf32> {enc.input = "embeddings", enc.row_offset = 0 : i64}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
     attributes {enc.arena_row_floats = 32 : i64, enc.d_model = 8 : i64, enc.max_len = 4 : i64, enc.vocab = 0 : i64, enc.type_vocab = 0 : i64, enc.heads = 2 : i64, enc.blocks = 1 : i64, enc.d_ff = 16 : i64} {
   %g = enc.weight "final_norm.weight" : tensor<8xf32>

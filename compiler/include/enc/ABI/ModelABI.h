@@ -24,9 +24,13 @@ class DiagnosticEngine;
 struct ModelSpec;
 
 /// The compile-time facts the header's macros give (ENC_MODEL_MACRO).
+/// And those the registry of a shared library gives (ENC_MODEL_INFO).
 struct ModelFacts {
   int64_t DModel = 0, MaxLen = 0, Vocab = 0, TypeVocab = 0, Heads = 0,
           Blocks = 0, DFF = 0, Pooled = 0;
+  int64_t HeadDim = 0;   ///< each head's width
+  int64_t Pooling = 0;   ///< enc_pool_mode
+  int64_t Normalize = 0; ///< 1: unit-norm output vectors
 };
 /// The facts of a planned (or imported) encoder function.
 ModelFacts modelFacts(mlir::Operation *Func);
@@ -55,6 +59,13 @@ struct ModelMacro {
   std::string symbol(llvm::StringRef Encoder) const;
 };
 llvm::ArrayRef<ModelMacro> modelMacros();
+
+/// One int32_t field of enc_encoder_info (enc/library.h) and its fact.
+struct ModelInfoField {
+  const char *Field;
+  int64_t ModelFacts::*Fact;
+};
+llvm::ArrayRef<ModelInfoField> modelInfoFields();
 
 /// Refuses encoders whose names another encoder's C ABI also defines
 /// (encoder `a_load` beside encoder `a`), with the diagnostic and a note at

@@ -17,6 +17,7 @@
 #define ENC_ABI_RUNTIMEABI_H
 
 #include "enc/kernels.h"
+#include "enc/library.h"
 #include "enc/runtime.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -186,23 +187,31 @@ template <typename S> struct RuntimeStruct;
                     ::enc::abi::detail::leaves<decltype(S::F)>(),              \
                     &::enc::abi::LLVMType<decltype(S::F)>::get},
 
+namespace detail {
+template <size_t N> constexpr size_t leaves(const Field (&Fields)[N]) {
+  size_t Total = 0;
+  for (const Field &F : Fields)
+    Total += F.Leaves;
+  return Total;
+}
+} // namespace detail
+
+/// The checks of RuntimeStruct<S>: its Fields are exactly S's, in order.
+#define ENC_RUNTIME_STRUCT_CHECK(S)                                            \
+  static_assert(detail::matchesLayout<S>(RuntimeStruct<S>::Fields),            \
+                "RuntimeABI.h: the field list of " #S                          \
+                " does not match its C definition");                           \
+  static_assert(detail::hasExactlyLeaves<S, detail::leaves(                    \
+                                                RuntimeStruct<S>::Fields)>(),  \
+                "RuntimeABI.h: " #S " has fields the list does not name");
+
 /// ENC_RUNTIME_STRUCT(S, FIELDS): FIELDS(X) expands X(S, field) for each
 /// field of C struct S, in order.
 #define ENC_RUNTIME_STRUCT(S, FIELDS)                                          \
   template <> struct RuntimeStruct<S> {                                        \
     static constexpr Field Fields[] = {FIELDS(ENC_RUNTIME_FIELD)};             \
-    static constexpr size_t Leaves() {                                         \
-      size_t N = 0;                                                            \
-      for (const Field &F : Fields)                                            \
-        N += F.Leaves;                                                         \
-      return N;                                                                \
-    }                                                                          \
   };                                                                           \
-  static_assert(detail::matchesLayout<S>(RuntimeStruct<S>::Fields),            \
-                "RuntimeABI.h: the field list of " #S                          \
-                " does not match its C definition");                           \
-  static_assert(detail::hasExactlyLeaves<S, RuntimeStruct<S>::Leaves()>(),     \
-                "RuntimeABI.h: " #S " has fields the list does not name");
+  ENC_RUNTIME_STRUCT_CHECK(S)
 
 #define ENC_INPUT_FIELDS(X)                                                    \
   X(enc_input, batch)                                                          \
@@ -241,8 +250,38 @@ ENC_RUNTIME_STRUCT(enc_weight_desc, ENC_WEIGHT_DESC_FIELDS)
   X(enc_attention_params, rel_bucket)                                          \
   X(enc_attention_params, rel_table)                                           \
   X(enc_attention_params, rel_buckets)                                         \
-  X(enc_attention_params, window)
+  X(enc_attention_params, window)                                              \
+  X(enc_attention_params, probs)
 ENC_RUNTIME_STRUCT(enc_attention_params, ENC_ATTENTION_PARAMS_FIELDS)
+
+/// enc_encoder_info (enc/library.h), a shared library's description of an
+/// encoder: abi_version, name, the ENC_MODEL_INFO facts of ModelABI.def,
+/// then a pointer per ENC_MODEL_FUNCTION row, named by its suffix.
+template <> struct RuntimeStruct<enc_encoder_info> {
+  static constexpr Field Fields[] = {
+      ENC_RUNTIME_FIELD(enc_encoder_info, abi_version)
+      ENC_RUNTIME_FIELD(enc_encoder_info, name)
+#define ENC_MODEL_INFO(Field, Fact) ENC_RUNTIME_FIELD(enc_encoder_info, Field)
+#include "enc/ABI/ModelABI.def"
+#define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
+  ENC_RUNTIME_FIELD(enc_encoder_info, Suffix)
+#include "enc/ABI/ModelABI.def"
+  };
+};
+ENC_RUNTIME_STRUCT_CHECK(enc_encoder_info)
+
+//===----------------------------------------------------------------------===//
+// What a shared library exports besides its encoders
+//===----------------------------------------------------------------------===//
+
+/// The runtime's public C API (enc/runtime.h), named from its declarations.
+#define ENC_PUBLIC_FUNCTION(Fn) (static_cast<void>(&Fn), #Fn)
+inline constexpr const char *PublicFunctions[] = {
+    ENC_PUBLIC_FUNCTION(enc_last_error),
+    ENC_PUBLIC_FUNCTION(enc_set_num_threads),
+    ENC_PUBLIC_FUNCTION(enc_status_name),
+};
+#undef ENC_PUBLIC_FUNCTION
 
 /// The LLVM struct type of runtime struct S.
 template <typename S>

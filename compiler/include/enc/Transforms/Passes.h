@@ -24,8 +24,9 @@ namespace enc {
 /// plan buffers.
 void buildOptimizationPipeline(mlir::OpPassManager &PM, bool Fuse);
 
-/// From planned enc to the LLVM dialect (`--emit=llvm` and beyond).
-void buildLoweringPipeline(mlir::OpPassManager &PM);
+/// From planned enc to the LLVM dialect (`--emit=llvm` and beyond); with
+/// `Library`, plus the registry a shared library exports (enc/library.h).
+void buildLoweringPipeline(mlir::OpPassManager &PM, bool Library = false);
 
 } // namespace enc
 

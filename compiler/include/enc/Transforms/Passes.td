@@ -57,7 +57,17 @@ def EncLowerToRuntime : Pass<"enc-lower-to-runtime", "mlir::ModuleOp"> {
     (enc/kernels.h) on pointers into the arena, together with `NAME_load`,
     `NAME_free` and `NAME_workspace_bytes`, all in the LLVM dialect. Weight
     descriptors and positional constants become read-only globals.
+
+    With `library`, the module also defines `enc_library_encoders`
+    (enc/library.h): a constant table describing each encoder, with
+    pointers to its entry points, which a shared library exports so that
+    one loader serves every model.
   }];
+  let options = [
+    Option<"library", "library", "bool", /*default=*/"false",
+           "Also define enc_library_encoders, the table of the module's "
+           "encoders (for a shared library)">
+  ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 

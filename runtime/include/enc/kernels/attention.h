@@ -47,6 +47,10 @@ typedef struct {
    * |i - j| <= window / 2. The keys outside are skipped (neither scored nor
    * summed), not computed and discarded. */
   int32_t window;
+  /* NULL, or where to write the probabilities softmax_j(scores):
+   * [batch, heads, seq_len, seq_len], 0 on rows i >= len[b] and columns
+   * j >= len[b] (NAME_forward_attention). */
+  float *probs;
 } enc_attention_params;
 
 /* q, k, v: [sum(len) rows, ld_in], head h at columns h*d_k.

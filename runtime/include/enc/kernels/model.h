@@ -103,6 +103,10 @@ enc_status enc_check_input(const enc_model_info *info, const enc_input *in,
  * forward call on a model that failed to load, or was never loaded. */
 enc_status enc_check_model(const void *model, const char *name);
 
+/* ENC_ERR_INPUT ("NAME_forward_attention: probs is NULL") when `probs` is
+ * NULL. */
+enc_status enc_check_probs(const float *probs, const char *name);
+
 /* ---- Per-thread workspace ------------------------------------------------ */
 
 /* A 64-byte-aligned scratch buffer of at least `bytes` bytes, owned by the

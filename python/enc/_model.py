@@ -1,0 +1,240 @@
+"""enc.Model: one encoder of a library, loaded with its weights."""
+import ctypes
+import os
+from typing import Optional, Tuple, Union
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from ._library import POOLINGS, EncInput, Error, Library, open_library
+
+__all__ = ["Model", "load"]
+
+_I32 = np.dtype(np.int32)
+_F32 = np.dtype(np.float32)
+_I32_MIN, _I32_MAX = -2**31, 2**31 - 1
+
+
+def _bad(message: str) -> Error:
+    return Error("input", "bad input: " + message)
+
+
+def _address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _array(name: str, value) -> np.ndarray:
+    """`value` as a numpy array, without converting its values yet."""
+    if isinstance(value, np.ndarray):
+        return value
+    try:
+        a = np.asarray(value)
+    except (ValueError, TypeError) as e:
+        raise _bad("%s cannot be read as an array: %s" % (name, e)) from None
+    if a.dtype == object:
+        raise _bad("%s is not a rectangular array of numbers" % name)
+    return a
+
+
+def _as_int32(name: str, a: np.ndarray, where) -> np.ndarray:
+    """Integer ids or lengths as C-contiguous int32; any other integer width
+    is range-checked first (values outside int32 are reported like the
+    runtime reports an out-of-range value), anything else refused."""
+    if a.dtype == _I32 and a.flags.c_contiguous and a.flags.aligned:
+        return a
+    kind = a.dtype.kind
+    if kind not in "iu":
+        what = {"f": "floating point", "c": "complex", "b": "bool"}.get(kind, str(a.dtype))
+        raise _bad("%s has dtype %s (%s); it must hold integers" % (name, a.dtype, what))
+    if a.size and a.dtype.itemsize >= 4 and a.dtype != _I32:
+        low, high = a.min(), a.max()
+        if low < _I32_MIN or high > _I32_MAX:
+            flat = np.flatnonzero((a < _I32_MIN) | (a > _I32_MAX))[0]
+            raise _bad(where(np.unravel_index(flat, a.shape), int(a.reshape(-1)[flat])))
+    return np.require(a, _I32, ["C_CONTIGUOUS", "ALIGNED"])
+
+
+class Model:
+    """An encoder compiled by encc, with its weights loaded and packed.
+
+    Create one with :func:`enc.load`. Compile-time facts (docs/language.md):
+
+    ``name``, ``d_model``, ``heads``, ``head_dim``, ``d_ff``, ``blocks``,
+    ``max_len`` (the longest sequence), ``vocab`` (0: the input is float
+    embeddings), ``type_vocab`` (0: no token types), ``pooling``
+    (``"none"``, ``"cls"`` or ``"mean"``) and ``normalize``.
+
+    :meth:`forward` may run from several Python threads at once on one model
+    (it releases the GIL); :meth:`close` must not overlap it. A model is
+    also a context manager that closes it.
+    """
+
+    name: str
+    d_model: int
+    heads: int
+    head_dim: int
+    d_ff: int
+    blocks: int
+    max_len: int
+    vocab: int
+    type_vocab: int
+    pooling: str
+    normalize: bool
+
+    def __init__(self, library: Library, encoder: str,
+                 weights: Union[str, "os.PathLike[str]"]) -> None:
+        info = library.encoders[encoder]
+        self._library = library
+        self.name = encoder
+        for fact in ("d_model", "heads", "head_dim", "d_ff", "blocks", "max_len",
+                     "vocab", "type_vocab"):
+            setattr(self, fact, int(getattr(info, fact)))
+        self.pooling = POOLINGS[info.pooling] if 0 <= info.pooling < len(POOLINGS) else "?"
+        self.normalize = bool(info.normalize)
+        # Calls go straight through these (the GIL is released during each).
+        self._forward_fn = info.forward
+        self._forward_attention_fn = info.forward_attention
+        self._free_fn = info.free
+        self._handle: Optional[int] = None
+        handle = ctypes.c_void_p()
+        status = info.load(os.fsencode(weights), ctypes.addressof(handle))
+        if status != 0:
+            raise library.error(status)
+        self._handle = handle.value
+
+    # -- running ------------------------------------------------------------
+
+    def forward(self, x: ArrayLike, lengths: Optional[ArrayLike] = None,
+                token_types: Optional[ArrayLike] = None, attention: bool = False
+                ) -> Union[np.ndarray, Tuple[np.ndarray, np.ndarray]]:
+        """Runs the encoder on a batch.
+
+        x: token ids ``[batch, seq_len]`` (integers; any width, range-checked)
+           when ``vocab > 0``, else embeddings ``[batch, seq_len, d_model]``
+           (floating point; float64 is rounded to float32). Anything numpy
+           can convert; a C-contiguous int32 / float32 array is used in place.
+        lengths: ``[batch]`` valid lengths in ``0..seq_len`` (rows past them
+           are padding), or None when every sequence is full.
+        token_types: ``[batch, seq_len]`` segment ids, or None for type 0.
+        attention: also return the attention probabilities of every block,
+           ``[blocks, batch, heads, seq_len, seq_len]`` float32 (zero on
+           padded rows and columns).
+
+        Returns a float32 array ``[batch, seq_len, d_model]`` (pooling none;
+        rows past ``lengths[b]`` are zero) or ``[batch, d_model]`` (cls and
+        mean pooling); with ``attention=True`` the pair ``(output, probs)``.
+        Raises :class:`enc.Error` with status ``"input"`` for bad input,
+        naming the argument, the position and the value.
+        """
+        if self._handle is None:
+            raise Error("input", "%s: the model is closed" % self.name)
+        if self.vocab > 0:
+            x = _array("tokens", x)
+            if x.ndim != 2:
+                raise _bad("tokens has shape %s; expected token ids [batch, seq_len]"
+                           % (x.shape,))
+            x = _as_int32("tokens", x, lambda pos, v: (
+                "tokens at batch row %d, position %d is %d, outside the "
+                "vocabulary 0..%d" % (pos[0], pos[1], v, self.vocab - 1)))
+        else:
+            x = _array("embeddings", x)
+            if x.ndim != 3 or x.shape[2] != self.d_model:
+                raise _bad("embeddings has shape %s; expected [batch, seq_len, %d]"
+                           % (x.shape, self.d_model))
+            if not (x.dtype == _F32 and x.flags.c_contiguous and x.flags.aligned):
+                if x.dtype.kind != "f":
+                    raise _bad("embeddings has dtype %s; it must be floating point"
+                               % x.dtype)
+                x = np.require(x, _F32, ["C_CONTIGUOUS", "ALIGNED"])
+        batch, seq_len = x.shape[0], x.shape[1]
+        if batch > _I32_MAX or seq_len > _I32_MAX:
+            raise _bad("shape %s is too large" % (x.shape,))
+        inp = EncInput(batch, seq_len)
+        if self.vocab > 0:
+            inp.tokens = _address(x)
+        else:
+            inp.embeddings = _address(x)
+        if lengths is not None:
+            lengths = _array("lengths", lengths)
+            if lengths.shape != (batch,):
+                raise _bad("lengths has shape %s; expected (%d,), one per batch row"
+                           % (lengths.shape, batch))
+            lengths = _as_int32("lengths", lengths, lambda pos, v: (
+                "lengths[%d] is %d, outside 0..%d (seq_len)" % (pos[0], v, seq_len)))
+            inp.lengths = _address(lengths)
+        if token_types is not None:
+            token_types = _array("token_types", token_types)
+            if token_types.shape != (batch, seq_len):
+                raise _bad("token_types has shape %s; expected (%d, %d), like the "
+                           "tokens" % (token_types.shape, batch, seq_len))
+            token_types = _as_int32("token_types", token_types, lambda pos, v: (
+                "token_types at batch row %d, position %d is %d, outside the "
+                "token types 0..%d" % (pos[0], pos[1], v, max(self.type_vocab - 1, 0))))
+            inp.token_types = _address(token_types)
+
+        out = np.empty((batch, self.d_model) if self.pooling != "none"
+                       else (batch, seq_len, self.d_model), _F32)
+        if not attention:
+            status = self._forward_fn(self._handle, ctypes.addressof(inp), _address(out))
+            if status != 0:
+                raise self._library.error(status)
+            return out
+        probs = np.empty((self.blocks, batch, self.heads, seq_len, seq_len), _F32)
+        status = self._forward_attention_fn(self._handle, ctypes.addressof(inp),
+                                            _address(out), _address(probs))
+        if status != 0:
+            raise self._library.error(status)
+        return out, probs
+
+    __call__ = forward
+
+    # -- lifetime -----------------------------------------------------------
+
+    def close(self) -> None:
+        """Frees the weights; later forward calls raise enc.Error."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            self._free_fn(handle)
+
+    def __enter__(self) -> "Model":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown: nothing left to free with
+            pass
+
+    def __repr__(self) -> str:
+        return ("<enc.Model %s: d_model %d, heads %d, blocks %d, max_len %d, "
+                "vocab %d, pooling %s%s>" % (
+                    self.name, self.d_model, self.heads, self.blocks, self.max_len,
+                    self.vocab, self.pooling, "" if self._handle else ", closed"))
+
+
+def load(library: Union[str, "os.PathLike[str]"],
+         weights: Union[str, "os.PathLike[str]"],
+         encoder: Optional[str] = None) -> Model:
+    """Loads encoder `encoder` of the shared library `library` (built by
+    ``encc --emit=shared``) with the safetensors file `weights`.
+
+    `encoder` may be omitted when the library holds one encoder. The library
+    is loaded once per process; each call loads the weights anew. Raises
+    :class:`enc.Error`: status ``"io"`` (a file cannot be read),
+    ``"format"`` (not an encc library, or not safetensors), ``"weights"`` (a
+    tensor is missing or has the wrong shape), ``"input"`` (no such encoder).
+    """
+    lib = open_library(library)
+    names = lib.names()
+    if encoder is None:
+        if len(names) != 1:
+            raise Error("input", "%s holds %d encoders (%s): name one with encoder="
+                        % (lib.path, len(names), ", ".join(names)))
+        encoder = names[0]
+    elif encoder not in lib.encoders:
+        raise Error("input", "%s has no encoder named '%s'; it holds %s"
+                    % (lib.path, encoder, ", ".join(names)))
+    return Model(lib, encoder, weights)
