@@ -214,7 +214,7 @@ func.func @v2(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi
 // op's window.
 // CHECK-LABEL: llvm.func @local_forward(
 // CHECK: %[[W:.*]] = llvm.mlir.constant(6 : i32) : i32
-// CHECK: %[[F:.*]] = llvm.getelementptr %{{.*}}[0, 11] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32, i32, f32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32)>
+// CHECK: %[[F:.*]] = llvm.getelementptr %{{.*}}[0, 11] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i32, i32, i32, f32, i32, ptr, ptr, ptr, ptr, ptr, i32, i32, ptr)>
 // CHECK-NEXT: llvm.store %[[W]], %[[F]] : i32, !llvm.ptr
 // CHECK: llvm.call @enc_attention(
 func.func @local(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32>
