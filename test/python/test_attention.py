@@ -3,7 +3,7 @@
 the float64 reference (test/e2e/reference.py, return_probs) and PyTorch
 (test/e2e/torch_export.py, return_probs), on padded batches with every
 positional scheme applied inside attention (ALiBi, relative, RoPE) and the
-additive ones.
+additive ones, and local windows (zero outside each row's window).
 
 For each case: the output equals forward()'s bit for bit; the probabilities
 [blocks, batch, heads, seq_len, seq_len] are within docs/numerics.md's
@@ -58,6 +58,9 @@ def case(work, encoder, batch, seq, lengths, seed):
     lens = inputs.get("lengths", np.full(batch, seq))
     zeros = shape_ok and all(not probs[:, b, :, lens[b]:].any() and
                              not probs[:, b, :, :, lens[b]:].any() for b in range(batch))
+    # Every probability the reference has exactly 0 (padding, outside a
+    # local window) is exactly 0 here too.
+    zeros = zeros and not probs[ref_probs == 0].any()
     ok = same and shape_ok and zeros and err_ref <= TOLERANCE and err_torch <= TOLERANCE
     print("%-4s %-12s %s lengths %s: output == forward(): %s; probs max|err| vs float64 "
           "%.2g, vs torch %.2g; padding exactly 0: %s" % (
@@ -103,6 +106,10 @@ def main():
     case(work, "rope_interleaved", 2, 13, [13, 1], 25)
     case(work, "t5_like", 2, 25, [25, 9], 26)
     case(work, "bert_cls", 3, 7, [7, 2, 0], 27)
+    # Local windows: probabilities are 0 outside each row's window.
+    case(work, "modernbert_local", 2, 30, [30, 13], 28)
+    case(work, "local_alibi", 2, 25, [25, 9], 29)
+    case(work, "local_relative", 2, 21, [21, 4], 30)
     print("%d failed" % len(failures))
     return 1 if failures else 0
 
