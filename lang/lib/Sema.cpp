@@ -976,6 +976,20 @@ void EncoderResolver::checkCheckpoint(CheckpointLayout Layout) {
                   "type_vocab > 0",
                   "type_vocab is 0");
     return;
+  case CheckpointLayout::T5:
+    if (auto V = intOf(SettingId::vocab); V && *V == 0)
+      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
+                  "vocab is 0");
+    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
+      layoutNeeds(Layout, SettingId::type_vocab, "type_vocab = 0",
+                  "type_vocab is " + str(*TV));
+    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Relative);
+    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Pre);
+    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::RMSNorm);
+    layoutNeedsBool(Layout, SettingId::embed_norm, false);
+    layoutNeedsBool(Layout, SettingId::final_norm, true);
+    layoutNeedsBool(Layout, SettingId::bias, false);
+    return;
   case CheckpointLayout::DistilBert:
     BertFamily();
     if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)

@@ -16,7 +16,9 @@ are zero (holes in the file) except the rows of the tokens the test reads, so
 that XLM-R's 768 MB table costs no disk; the reference gathers from those
 rows alone, with the token ids renumbered.
 
-Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
+T5 (t5-small, t5-v1_1-small, flan-t5-small) with `shared.weight` and with
+T5EncoderModel's `encoder.embed_tokens.weight`, and its decoder and lm_head
+tensors beside. Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
 (on all-MiniLM-L6-v2, a BERT), DistilBERT's under `distilbert.`. A file in
 another layout must fail with the layout it looks like and the missing
 tensors listed under this layout's names.
@@ -55,6 +57,9 @@ CASES = [
     ("xlm-roberta-base", "roberta", [("plain", "", False)]),
     ("distilbert-base-uncased", "distilbert", [("plain", "", False),
                                                ("prefix", "distilbert.", False)]),
+    ("t5-small", "t5", [("plain", "", False), ("embed_tokens", "", False)]),
+    ("t5-v1_1-small", "t5", [("plain", "", False)]),
+    ("flan-t5-small", "t5", [("plain", "", False)]),
 ]
 
 
@@ -117,6 +122,12 @@ def random_weights(spec, rng, token_ids):
             w[name] = 1 + np.float32(0.1) * z if name.endswith(".weight") else np.float32(0.1) * z
         elif name.endswith(".weight"):
             w[name] = z * np.float32(1 / np.sqrt(shape[1]))
+            if name.endswith("attn.q.weight") and spec["attention_scale"] == 1.0:
+                # T5 scores are not scaled: its checkpoints hold Q with the
+                # 1/sqrt(d_kv) folded in (T5's initialisation), and scores
+                # of unscaled random Q would test the softmax's conditioning
+                # rather than the layout.
+                w[name] = w[name] * np.float32(1 / np.sqrt(spec["head_dim"]))
         else:
             w[name] = z * np.float32(0.1)
     return w
@@ -189,8 +200,12 @@ def check_case(workdir, config, layout, variants, seed):
 
     for variant, prefix, gamma_beta in variants:
         hf = hf_layouts.to_hf(layout, spec, w, prefix=prefix, gamma_beta=gamma_beta)
-        hf[prefix + "embeddings.position_ids"] = np.arange(
-            spec["max_len"] + spec.get("position_offset", 0), dtype=np.int64)[None]
+        if layout == "t5":
+            if variant == "embed_tokens":  # T5EncoderModel's name for the table
+                hf["encoder.embed_tokens.weight"] = hf.pop("shared.weight")
+        else:
+            hf[prefix + "embeddings.position_ids"] = np.arange(
+                spec["max_len"] + spec.get("position_offset", 0), dtype=np.int64)[None]
         path = os.path.join(casedir, "hf-%s.safetensors" % variant)
         write_file(path, hf)
         out = harness_output(hf_exe, path, casedir, expected.size)

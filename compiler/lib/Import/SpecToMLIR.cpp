@@ -95,7 +95,8 @@ Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
   auto Ty = RankedTensorType::get(Shape, B.getF32Type());
   // The file's name for the tensor: the layout's first (its alternates and
   // prefix the loader tries from the same table).
-  std::vector<std::string> FileNames = checkpoint::FileNames(Layout, Name.str());
+  std::vector<std::string> FileNames = checkpoint::FileNames(
+      Layout, Name.str(), Spec.Ffn == FfnKind::Gated);
   if (FileNames.empty()) {
     emitError(L) << "the " << toString(Spec.Checkpoint)
                  << " checkpoint layout has no name for tensor '" << Name

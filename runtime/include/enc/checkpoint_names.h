@@ -28,11 +28,13 @@ inline constexpr LayoutRow kLayouts[] = {
 
 struct NameRow {
   enc_checkpoint layout;
+  bool gated;  // an ENC_CHECKPOINT_GATED_NAME row
   const char* canonical;
   const char* file;
 };
 inline constexpr NameRow kNames[] = {
-#define ENC_CHECKPOINT_NAME(L, C, F) {L, C, F},
+#define ENC_CHECKPOINT_NAME(L, C, F) {L, false, C, F},
+#define ENC_CHECKPOINT_GATED_NAME(L, C, F) {L, true, C, F},
 #include "enc/checkpoint_layouts.def"
 };
 
@@ -86,29 +88,41 @@ inline std::string Expand(std::string_view pattern, const std::string& index,
   return out;
 }
 
-// The names `canonical` has in the file of `layout`, the one the header
-// lists first. Empty when the layout has no name for it; {canonical} for enc.
+// The names `canonical` has in the file of `layout` for an encoder with a
+// gated feed-forward layer or not, the one the header lists first. Empty
+// when the layout has no name for it; {canonical} for enc.
 inline std::vector<std::string> FileNames(enc_checkpoint layout,
-                                          std::string_view canonical) {
+                                          std::string_view canonical,
+                                          bool gated) {
   if (layout == ENC_CHECKPOINT_ENC) return {std::string(canonical)};
   std::vector<std::string> out;
   std::string index;
   std::string_view rest;
-  for (const NameRow& r : kNames)
-    if (r.layout == layout && Match(r.canonical, canonical, &index, &rest))
-      out.push_back(Expand(r.file, index, rest));
+  for (bool gated_rows : {true, false}) {
+    if (gated_rows && !gated) continue;
+    for (const NameRow& r : kNames)
+      if (r.layout == layout && r.gated == gated_rows &&
+          Match(r.canonical, canonical, &index, &rest))
+        out.push_back(Expand(r.file, index, rest));
+    if (!out.empty()) break;
+  }
   return out;
 }
 
 // The canonical name of a file name of `layout` (unprefixed, as FileNames
-// gives it), or "" when the table has none.
-inline std::string Canonical(enc_checkpoint layout, std::string_view file) {
+// gives it), or "" when the table has none; *gated says whether a gated
+// row named it.
+inline std::string Canonical(enc_checkpoint layout, std::string_view file,
+                             bool* gated = nullptr) {
+  if (gated != nullptr) *gated = false;
   if (layout == ENC_CHECKPOINT_ENC) return std::string(file);
   std::string index;
   std::string_view rest;
   for (const NameRow& r : kNames)
-    if (r.layout == layout && Match(r.file, file, &index, &rest))
+    if (r.layout == layout && Match(r.file, file, &index, &rest)) {
+      if (gated != nullptr) *gated = r.gated;
       return Expand(r.canonical, index, rest);
+    }
   return "";
 }
 
@@ -118,10 +132,11 @@ inline std::string Canonical(enc_checkpoint layout, std::string_view file) {
 // layout's prefix.
 inline std::vector<std::string> Candidates(enc_checkpoint layout,
                                            std::string_view file) {
-  const std::string canonical = Canonical(layout, file);
+  bool gated = false;
+  const std::string canonical = Canonical(layout, file, &gated);
   if (layout == ENC_CHECKPOINT_ENC || canonical.empty())
     return {std::string(file)};
-  std::vector<std::string> names = FileNames(layout, canonical);
+  std::vector<std::string> names = FileNames(layout, canonical, gated);
   const bool norm = canonical.find("norm") != std::string::npos;
   auto ends_with = [](const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() &&
