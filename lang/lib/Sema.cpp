@@ -207,6 +207,14 @@ private:
   void noteSetting(SettingId Id);
   void checkRules(SettingId Id, bool InRange);
   void checkChoiceRules(SettingId Id, const Choice &C, const ModelSpec &Spec);
+  /// The settings a checkpoint layout's family has (its names exist only
+  /// for them): each contradiction is an error naming both.
+  void checkCheckpoint(CheckpointLayout Layout);
+  void layoutNeeds(CheckpointLayout Layout, SettingId Other,
+                   const std::string &Needs, const std::string &Is);
+  template <typename E>
+  void layoutNeedsChoice(CheckpointLayout Layout, SettingId Other, E Want);
+  void layoutNeedsBool(CheckpointLayout Layout, SettingId Other, bool Want);
 
   std::optional<int64_t> intOf(SettingId Id) const;
   std::optional<double> floatOf(SettingId Id) const;
@@ -906,12 +914,101 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   case SettingId::pooling:
   case SettingId::ffn:
   case SettingId::normalize:
+  case SettingId::checkpoint:
+    return;
+  }
+}
+
+void EncoderResolver::layoutNeeds(CheckpointLayout Layout, SettingId Other,
+                                  const std::string &Needs,
+                                  const std::string &Is) {
+  error(rangeOfKey(SettingId::checkpoint),
+        "checkpoint = " + toString(Layout).str() + " needs " + Needs +
+            " (its family's tensors), but " + Is);
+  noteSetting(Other);
+}
+
+template <typename E>
+void EncoderResolver::layoutNeedsChoice(CheckpointLayout Layout,
+                                        SettingId Other, E Want) {
+  std::optional<unsigned> V = choiceValue(Other);
+  if (!V || static_cast<E>(*V) == Want)
+    return;
+  std::string Key = settingInfo(Other).Name;
+  layoutNeeds(Layout, Other, Key + " = " + toString(Want).str(),
+              Key + " is " + toString(static_cast<E>(*V)).str());
+}
+
+void EncoderResolver::layoutNeedsBool(CheckpointLayout Layout, SettingId Other,
+                                      bool Want) {
+  const KeyState &V = Values[indexOf(Other)];
+  if (V.St != State::Done || V.Value.B == Want)
+    return;
+  std::string Key = settingInfo(Other).Name;
+  const char *Spelled[] = {"false", "true"};
+  layoutNeeds(Layout, Other, Key + " = " + Spelled[Want],
+              Key + " is " + Spelled[!Want]);
+}
+
+void EncoderResolver::checkCheckpoint(CheckpointLayout Layout) {
+  auto BertFamily = [&] {
+    if (auto V = intOf(SettingId::vocab); V && *V == 0)
+      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
+                  "vocab is 0");
+    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Learned);
+    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Post);
+    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::LayerNorm);
+    layoutNeedsChoice(Layout, SettingId::ffn, FfnKind::Dense);
+    layoutNeedsBool(Layout, SettingId::embed_norm, true);
+    layoutNeedsBool(Layout, SettingId::final_norm, false);
+    layoutNeedsBool(Layout, SettingId::bias, true);
+    layoutNeedsBool(Layout, SettingId::norm_bias, true);
+  };
+  switch (Layout) {
+  case CheckpointLayout::Enc:
+    return;
+  case CheckpointLayout::Bert:
+  case CheckpointLayout::Roberta:
+    BertFamily();
+    // Hugging Face adds token_type_embeddings row 0 when no types are given.
+    if (auto TV = intOf(SettingId::type_vocab); TV && *TV == 0)
+      layoutNeeds(Layout, SettingId::type_vocab,
+                  "type_vocab > 0",
+                  "type_vocab is 0");
+    return;
+  case CheckpointLayout::T5:
+    if (auto V = intOf(SettingId::vocab); V && *V == 0)
+      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
+                  "vocab is 0");
+    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
+      layoutNeeds(Layout, SettingId::type_vocab, "type_vocab = 0",
+                  "type_vocab is " + str(*TV));
+    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Relative);
+    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Pre);
+    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::RMSNorm);
+    layoutNeedsBool(Layout, SettingId::embed_norm, false);
+    layoutNeedsBool(Layout, SettingId::final_norm, true);
+    layoutNeedsBool(Layout, SettingId::bias, false);
+    return;
+  case CheckpointLayout::DistilBert:
+    BertFamily();
+    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
+      layoutNeeds(Layout, SettingId::type_vocab,
+                  "type_vocab = 0",
+                  "type_vocab is " + str(*TV));
+    if (auto O = intOf(SettingId::position_offset); O && *O > 0)
+      layoutNeeds(Layout, SettingId::position_offset, "position_offset = 0",
+                  "position_offset is " + str(*O));
     return;
   }
 }
 
 void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
                                        const ModelSpec &Spec) {
+  if (Id == SettingId::checkpoint) {
+    checkCheckpoint(static_cast<CheckpointLayout>(C.Value));
+    return;
+  }
   if (Id != SettingId::positional)
     return;
   SourceRange R = rangeOfKey(Id);

@@ -6,8 +6,11 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <string>
+#include <vector>
 
+#include "enc/checkpoint_names.h"
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/weights.h"
 #include "src/foreign_layout.h"
@@ -82,6 +85,12 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
                 "%s",
                 fn, i, name, (long long)d.cols,
                 (unsigned long long)kMaxSlotFloats, KindName(d.kind));
+  }
+  if (enc::checkpoint::Find(d.checkpoint) == nullptr) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): checkpoint (%d) is not a layout of "
+                "enc_checkpoint",
+                fn, i, name, d.checkpoint);
   }
   if (d.min_file_rows < 0 ||
       (d.min_file_rows != 0 && d.kind != ENC_SLOT_TABLE)) {
@@ -189,6 +198,45 @@ std::string PartShape(const enc_weight_desc& d, int32_t p) {
   return s + "]";
 }
 
+// The descriptors with each name as the file holds it. In a checkpoint
+// layout a tensor may be under the layout's prefix or an alternate name
+// (checkpoint_layouts.def): the first the file has is read. A name the file
+// lacks stays as the header lists it, for CheckAllPresent to report.
+struct ResolvedDescs {
+  std::vector<enc_weight_desc> descs;
+  std::deque<std::string> names;  // what descs' names point at
+};
+
+void ResolveNames(enc_weights* w, const enc_weight_desc* descs, int32_t n,
+                  ResolvedDescs* out) {
+  out->descs.assign(descs, descs + n);
+  for (enc_weight_desc& d : out->descs) {
+    if (d.checkpoint == ENC_CHECKPOINT_ENC) continue;
+    const auto layout = static_cast<enc_checkpoint>(d.checkpoint);
+    for (int32_t p = 0; p < d.num_parts; ++p) {
+      if (enc_weights_has(w, d.names[p])) continue;
+      for (const std::string& name : enc::checkpoint::Candidates(layout, d.names[p])) {
+        if (!enc_weights_has(w, name.c_str())) continue;
+        out->names.push_back(name);
+        d.names[p] = out->names.back().c_str();
+        break;
+      }
+    }
+  }
+}
+
+// A missing tensor as messages list it: its name, shape and, in a
+// checkpoint layout, its canonical name (docs/weights.md).
+std::string MissingName(const enc_weight_desc& d, int32_t p) {
+  std::string s = std::string("'") + d.names[p] + "' " + PartShape(d, p);
+  if (d.checkpoint != ENC_CHECKPOINT_ENC) {
+    const std::string canonical = enc::checkpoint::Canonical(
+        static_cast<enc_checkpoint>(d.checkpoint), d.names[p]);
+    if (!canonical.empty() && canonical != d.names[p]) s += " (" + canonical + ")";
+  }
+  return s;
+}
+
 // Every tensor the descriptors name that the file lacks, reported at once:
 // how many, the first few with their shapes, and the checkpoint layout the
 // file's own names look like, if they look like a known one. A file written
@@ -196,34 +244,39 @@ std::string PartShape(const enc_weight_desc& d, int32_t p) {
 enc_status CheckAllPresent(enc_weights* w, const enc_weight_desc* descs,
                            int32_t n) {
   constexpr int kListed = 4;
-  std::string listed, first, first_shape;
+  std::string listed, first;
   int missing = 0, total = 0;
+  int32_t layout = ENC_CHECKPOINT_ENC;
   for (int32_t i = 0; i < n; ++i) {
+    layout = descs[i].checkpoint;
     for (int32_t p = 0; p < descs[i].num_parts; ++p, ++total) {
       if (enc_weights_has(w, descs[i].names[p])) continue;
-      if (missing == 0) {
-        first = std::string("'") + descs[i].names[p] + "'";
-        first_shape = PartShape(descs[i], p);
-      }
+      if (missing == 0) first = MissingName(descs[i], p);
       if (++missing > kListed) continue;
       if (!listed.empty()) listed += ", ";
-      listed += std::string("'") + descs[i].names[p] + "' " + PartShape(descs[i], p);
+      listed += MissingName(descs[i], p);
     }
   }
   if (missing == 0) return ENC_OK;
   std::string what = missing == 1
-                         ? "tensor " + first + " is missing (expected shape " +
-                               first_shape + ")"
+                         ? "tensor " + first + " is missing"
                          : std::to_string(missing) + " of the " +
                                std::to_string(total) +
                                " tensors the model reads are missing: " + listed;
   if (missing > kListed) what += " and " + std::to_string(missing - kListed) + " more";
-  enc::ForeignLayout layout;
-  if (enc::GuessForeignLayout(enc::FileOf(w), &layout)) {
-    std::string example = layout.example.substr(0, 96);
-    what += "; the file looks like a Hugging Face " + std::string(layout.family) +
-            " checkpoint (it holds '" + example +
-            "'), whose tensor names this model does not read (docs/weights.md)";
+  const enc::checkpoint::LayoutRow* row = enc::checkpoint::Find(layout);
+  if (row != nullptr && layout != ENC_CHECKPOINT_ENC) {
+    what += std::string("; the model reads the Hugging Face ") + row->spelling +
+            " layout (checkpoint = " + row->spelling + ")";
+  }
+  enc::ForeignLayout foreign;
+  if (enc::GuessForeignLayout(enc::FileOf(w), &foreign)) {
+    std::string example = foreign.example.substr(0, 96);
+    what += "; the file looks like a Hugging Face " +
+            std::string(foreign.family) + " checkpoint (it holds '" + example +
+            "')";
+    if (layout == ENC_CHECKPOINT_ENC)
+      what += ", whose tensor names this model does not read (docs/weights.md)";
   }
   return Fail(ENC_ERR_WEIGHTS, "%s: %s", enc_weights_path(w), what.c_str());
 }
@@ -321,10 +374,12 @@ extern "C" enc_status enc_model_load(const char* path,
 
   enc_weights* w = nullptr;
   if (enc_status s = enc_weights_open(path, &w)) return s;
-  enc_status s = CheckAllPresent(w, descs, n);
+  ResolvedDescs resolved;
+  ResolveNames(w, descs, n, &resolved);
+  enc_status s = CheckAllPresent(w, resolved.descs.data(), n);
   PackScratch scratch;
   for (int32_t i = 0; i < n && s == ENC_OK; ++i) {
-    s = LoadSlot(w, descs[i], i, scratch, &slots[i]);
+    s = LoadSlot(w, resolved.descs[i], i, scratch, &slots[i]);
   }
   enc_weights_close(w);
   if (s != ENC_OK) enc_model_free(descs, n, slots);

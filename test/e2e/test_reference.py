@@ -420,7 +420,7 @@ def attention_probabilities():
 # positional pieces
 # ==========================================================================
 def seed_sinusoidal_positions(n, d_model):
-    # verbatim from /work/shared/seed/positional-encoding-and-multi-head-attention.txt
+    # verbatim from the seed article (positional encoding and multi-head attention)
     pos = np.arange(n)[:, None]
     i = np.arange(d_model)[None, :]
     angles = pos / (10000 ** (2 * (i // 2) / d_model))

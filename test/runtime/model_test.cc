@@ -634,3 +634,49 @@ TEST(Workspace, EachThreadHasItsOwn) {
 }
 
 }  // namespace
+
+// A checkpoint layout's tensors are found under the layout's prefix and as
+// gamma / beta; a missing one is listed with its canonical name.
+TEST(ModelLoad, CheckpointLayoutPrefixesAndAlternates) {
+  const std::vector<Tensor> tensors = {
+      T("bert.embeddings.LayerNorm.gamma", "F32", {kCols}, 1),
+      T("bert.embeddings.LayerNorm.beta", "F32", {kCols}, 2),
+      T("encoder.layer.0.attention.self.query.weight", "F32", {kD, kCols}, 3),
+      T("bert.pooler.dense.bias", "F32", {kCols}, 4),  // unused
+  };
+  const std::string path = WriteFile("layout", tensors);
+  auto Bert = [](enc_weight_desc d) {
+    d.checkpoint = ENC_CHECKPOINT_BERT;
+    return d;
+  };
+  std::vector<enc_weight_desc> descs = {
+      Bert(Vector({"embeddings.LayerNorm.weight"}, {kCols})),
+      Bert(Vector({"embeddings.LayerNorm.bias"}, {kCols})),
+      Bert(Matrix({"encoder.layer.0.attention.self.query.weight"}, {kD}, kCols)),
+  };
+  std::vector<void*> slots(descs.size(), nullptr);
+  ASSERT_EQ(ENC_OK, enc_model_load(path.c_str(), descs.data(), 3, slots.data()))
+      << enc_last_error();
+  for (int p = 0; p < 2; ++p) {
+    const float* v = static_cast<const float*>(slots[p]);
+    for (int64_t i = 0; i < kCols; ++i) EXPECT_EQ(tensors[p].values[i], v[i]) << p;
+  }
+  enc_model_free(descs.data(), 3, slots.data());
+
+  descs.push_back(Bert(Matrix({"encoder.layer.1.attention.self.key.weight"}, {kD}, kCols)));
+  ExpectLoadFails(path, descs, ENC_ERR_WEIGHTS,
+                  {"'encoder.layer.1.attention.self.key.weight' [5, 7] (blocks.1.attn.k.weight)",
+                   "is missing", "checkpoint = bert"});
+  // In enc's own layout there are no alternates.
+  ExpectLoadFails(path, {Vector({"embeddings.LayerNorm.weight"}, {kCols})}, ENC_ERR_WEIGHTS,
+                  {"'embeddings.LayerNorm.weight'", "is missing"});
+  // Nor does another layout's prefix count.
+  enc_weight_desc roberta = Vector({"embeddings.LayerNorm.weight"}, {kCols});
+  roberta.checkpoint = ENC_CHECKPOINT_ROBERTA;
+  ExpectLoadFails(path, {roberta}, ENC_ERR_WEIGHTS, {"is missing", "checkpoint = roberta"});
+  // A descriptor naming no layout is the compiler's bug.
+  enc_weight_desc bad = Bert(Vector({"embeddings.LayerNorm.weight"}, {kCols}));
+  bad.checkpoint = ENC_CHECKPOINT_COUNT;
+  ExpectLoadFails(path, {bad}, ENC_ERR_INPUT, {"descriptor 0", "checkpoint"});
+  unlink(path.c_str());
+}

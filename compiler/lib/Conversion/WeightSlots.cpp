@@ -133,7 +133,9 @@ void emitDescriptors(EncoderLowering &E) {
                 NameField = ENC_FIELD(enc_weight_desc, names),
                 RowsField = ENC_FIELD(enc_weight_desc, rows),
                 Cols = ENC_FIELD(enc_weight_desc, cols),
-                MinFileRows = ENC_FIELD(enc_weight_desc, min_file_rows);
+                MinFileRows = ENC_FIELD(enc_weight_desc, min_file_rows),
+                Checkpoint = ENC_FIELD(enc_weight_desc, checkpoint);
+  const enc_checkpoint Layout = getCheckpoint(E.Func);
   const int64_t MaxParts = std::extent_v<decltype(enc_weight_desc::names)>;
   Value Table = B.create<LLVM::UndefOp>(L, TableTy);
   unsigned NameIndex = 0;
@@ -159,6 +161,7 @@ void emitDescriptors(EncoderLowering &E) {
     }
     D = Set(D, {Cols}, B.i64(Columns, L));
     D = Set(D, {MinFileRows}, B.i64(S.MinFileRows, L));
+    D = Set(D, {Checkpoint}, B.i32(Layout, L));
     Table = Set(Table, {static_cast<int64_t>(I)}, D);
   }
   B.create<LLVM::ReturnOp>(L, Table);

@@ -4,6 +4,7 @@
 #include "enc/Dialect/EncOps.h"
 
 #include "enc/ABI/RuntimeABI.h"
+#include "enc/checkpoint_names.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -39,6 +40,7 @@ namespace {
 constexpr llvm::StringLiteral ArenaRowFloats = ENC_ATTR_NAME(ArenaRowFloats);
 constexpr llvm::StringLiteral RowOffset = ENC_ATTR_NAME(RowOffset);
 constexpr llvm::StringLiteral Input = ENC_ATTR_NAME(Input);
+constexpr llvm::StringLiteral Checkpoint = ENC_ATTR_NAME(Checkpoint);
 
 std::optional<int64_t> intAttr(Attribute A) {
   if (auto I = dyn_cast_or_null<IntegerAttr>(A))
@@ -69,6 +71,18 @@ void enc::setEncoderFacts(Operation *Func, const EncoderFacts &F) {
   Func->setAttr(ENC_ATTR_NAME(Helper), i64(Ctx, F.Field));
   ENC_ENCODER_FACTS(ENC_SET_FACT)
 #undef ENC_SET_FACT
+}
+
+enc_checkpoint enc::getCheckpoint(Operation *Func) {
+  auto S = dyn_cast_or_null<StringAttr>(Func->getAttr(Checkpoint));
+  const checkpoint::LayoutRow *Row =
+      S ? checkpoint::FindSpelling(S.getValue().str()) : nullptr;
+  return Row ? Row->layout : ENC_CHECKPOINT_ENC;
+}
+void enc::setCheckpoint(Operation *Func, enc_checkpoint Layout) {
+  const checkpoint::LayoutRow *Row = checkpoint::Find(Layout);
+  assert(Row && "a layout of checkpoint_layouts.def");
+  Func->setAttr(Checkpoint, StringAttr::get(Func->getContext(), Row->spelling));
 }
 
 std::optional<int64_t> enc::getArenaRowFloats(Operation *Func) {
@@ -164,6 +178,15 @@ LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
   }
   ENC_ENCODER_FACTS(ENC_VERIFY_FACT)
 #undef ENC_VERIFY_FACT
+  if (Name == Checkpoint) {
+    auto S = dyn_cast<StringAttr>(A.getValue());
+    if (!isa<FunctionOpInterface>(Op))
+      return Op->emitOpError() << "'" << Name << "' belongs on a function";
+    if (!S || !checkpoint::FindSpelling(S.getValue().str()))
+      return Op->emitOpError() << "'" << Name << "' must name a checkpoint "
+                               << "layout, not " << A.getValue();
+    return success();
+  }
   if (Name == ArenaRowFloats) {
     if (!isa<FunctionOpInterface>(Op))
       return Op->emitOpError() << "'" << Name << "' belongs on a function";

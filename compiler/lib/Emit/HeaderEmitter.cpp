@@ -10,6 +10,7 @@
 
 #include "enc/ABI/ModelABI.h"
 #include "enc/Dialect/EncOps.h"
+#include "enc/checkpoint_names.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -142,6 +143,13 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << " * last failure on the calling thread. Bad input writes nothing.\n"
      << " *\n"
      << " * Weights (safetensors; F32, F16 or BF16):\n";
+  if (const checkpoint::LayoutRow *Row = checkpoint::Find(getCheckpoint(F));
+      Row && Row->layout != ENC_CHECKPOINT_ENC) {
+    OS << " * in the Hugging Face " << Row->spelling << " layout"
+       << " (docs/weights.md#hugging-face-layouts): each name may also be\n"
+       << " * written with the prefix '" << Row->prefix
+       << "', and a norm's weight / bias as gamma / beta.\n";
+  }
   for (WeightOp W : Weights)
     OS << " *   " << W.getName() << " " << shapeString(W.getType())
        << (W.getAllowExtraRows() ? " (or more rows)" : "") << "\n";

@@ -13,6 +13,7 @@
 #include "enc/Import/SpecToMLIR.h"
 
 #include "enc/Dialect/EncOps.h"
+#include "enc/checkpoint_names.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -39,6 +40,8 @@ public:
       : Ctx(Context), Spec(Spec), B(&Context) {}
 
   func::FuncOp build(ModuleOp Module);
+  /// False once a weight had no name in the encoder's checkpoint layout.
+  bool succeeded() const { return !Failed; }
 
 private:
   /// The location of setting `Key` in the .enc file, optionally named after
@@ -80,6 +83,8 @@ private:
   OpBuilder B;
   Value Lengths;
   llvm::StringMap<Value> Weights; // one enc.weight per tensor name
+  enc_checkpoint Layout = ENC_CHECKPOINT_ENC;
+  bool Failed = false;
 };
 
 Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
@@ -88,7 +93,18 @@ Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
   if (It != Weights.end())
     return It->second;
   auto Ty = RankedTensorType::get(Shape, B.getF32Type());
-  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(Name),
+  // The file's name for the tensor: the layout's first (its alternates and
+  // prefix the loader tries from the same table).
+  std::vector<std::string> FileNames = checkpoint::FileNames(
+      Layout, Name.str(), Spec.Ffn == FfnKind::Gated);
+  if (FileNames.empty()) {
+    emitError(L) << "the " << toString(Spec.Checkpoint)
+                 << " checkpoint layout has no name for tensor '" << Name
+                 << "'";
+    Failed = true;
+    FileNames.push_back(Name.str());
+  }
+  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(FileNames.front()),
                                AllowExtraRows ? B.getUnitAttr() : UnitAttr());
   Weights[Name] = W;
   return W;
@@ -217,6 +233,15 @@ func::FuncOp Importer::function(ModuleOp Module) {
   Facts.Blocks = Spec.Blocks;
   Facts.DFF = Spec.DFF;
   setEncoderFacts(Func, Facts);
+  // The language's spellings are the layouts' (checkpoint_layouts.def).
+  const checkpoint::LayoutRow *Row =
+      checkpoint::FindSpelling(toString(Spec.Checkpoint).str());
+  if (!Row)
+    llvm::report_fatal_error("Settings.def has a checkpoint layout that "
+                             "checkpoint_layouts.def lacks");
+  Layout = Row->layout;
+  if (Layout != ENC_CHECKPOINT_ENC)
+    setCheckpoint(Func, Layout);
   return Func;
 }
 
@@ -360,9 +385,13 @@ OwningOpRef<ModuleOp> enc::importSpecs(MLIRContext &Context,
                    ? UnknownLoc::get(&Context)
                    : Location(FileLineColLoc::get(&Context, Specs[0].File, 1, 1));
   OwningOpRef<ModuleOp> Module = ModuleOp::create(L);
-  for (const ModelSpec &Spec : Specs)
-    Importer(Context, Spec).build(*Module);
-  if (failed(verify(*Module)))
+  bool Named = true;
+  for (const ModelSpec &Spec : Specs) {
+    Importer I(Context, Spec);
+    I.build(*Module);
+    Named &= I.succeeded();
+  }
+  if (!Named || failed(verify(*Module)))
     return nullptr;
   return Module;
 }

@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "enc/kernels/model.h"
 
 #include <cstdint>
 #include <optional>
@@ -45,6 +46,10 @@ bool isEncoder(mlir::Operation *Func);
 /// The facts of an encoder function.
 EncoderFacts getEncoderFacts(mlir::Operation *Func);
 void setEncoderFacts(mlir::Operation *Func, const EncoderFacts &Facts);
+
+/// The checkpoint layout of an encoder's weights file (enc when unset).
+enc_checkpoint getCheckpoint(mlir::Operation *Func);
+void setCheckpoint(mlir::Operation *Func, enc_checkpoint Layout);
 
 /// Floats per row of the activation arena, once enc-plan-buffers ran.
 std::optional<int64_t> getArenaRowFloats(mlir::Operation *Func);

@@ -40,6 +40,9 @@ def Enc_Dialect : Dialect {
     "::mlir::IntegerAttr":$heads,
     "::mlir::IntegerAttr":$blocks,
     "::mlir::IntegerAttr":$d_ff,
+    // On an encoder function: the layout of its weights file's tensor
+    // names (checkpoint_layouts.def); absent: enc.
+    "::mlir::StringAttr":$checkpoint,
     // On a planned encoder function: floats per row of the activation arena.
     "::mlir::IntegerAttr":$arena_row_floats,
     // On an op (or a function argument) given a buffer in the arena: its

@@ -28,6 +28,15 @@ typedef enum {
   ENC_SLOT_TABLE = 2          /* slot: float[rows[0] * cols], 64-byte aligned */
 } enc_slot_kind;
 
+/* The tensor names a weights file uses: enc's own (docs/weights.md) or a
+ * Hugging Face layout's (docs/weights.md#hugging-face-layouts); the names and
+ * prefixes are in enc/checkpoint_layouts.def. */
+typedef enum {
+#define ENC_CHECKPOINT_LAYOUT(Enumerator, Spelling, Prefix) Enumerator,
+#include "enc/checkpoint_layouts.def"
+  ENC_CHECKPOINT_COUNT
+} enc_checkpoint;
+
 /* One slot of a loaded model, as the compiler bakes it into rodata.
  * Parts are concatenated along rows, in order: a fused Q|K|V projection is
  * one PACKED_MATRIX of three [d, d] parts (-> [3d, d], packed once), its bias
@@ -43,6 +52,9 @@ typedef struct {
                             [rows[0], cols]. > 0: the file may hold more rows
                             (at least max(rows[0], min_file_rows)); only the
                             first rows[0] are kept (embed.positions) */
+  int32_t checkpoint;    /* enc_checkpoint: the layout names[] are in. Other
+                            than enc, the loader also finds each tensor under
+                            the layout's prefix and alternate names */
 } enc_weight_desc;
 
 /* Opens the safetensors file `path` and fills slots[i] for descs[i],

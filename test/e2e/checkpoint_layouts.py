@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Hugging Face checkpoints loaded as they are (docs/weights.md, checkpoint
+layouts), at the published shapes.
+
+For each published configuration in test/import/Inputs: `encc import` writes
+the .enc (checkpoint = its layout); encc compiles it, and compiles the same
+.enc with `checkpoint = enc`. Random weights are written twice, once under the
+family's Hugging Face names (hf_layouts.py, the oracle written from the
+families' modeling code, with the unused tensors a real checkpoint holds and
+an I64 `embeddings.position_ids` buffer) and once under enc's names. Both
+models run on the same tokens: their outputs must be equal bit for bit, and
+within docs/numerics.md's bound of the float64 reference.
+
+Every shape is the published one. The token table alone is sparse: its rows
+are zero (holes in the file) except the rows of the tokens the test reads, so
+that XLM-R's 768 MB table costs no disk; the reference gathers from those
+rows alone, with the token ids renumbered.
+
+T5 (t5-small, t5-v1_1-small, flan-t5-small) with `shared.weight` and with
+T5EncoderModel's `encoder.embed_tokens.weight`, and its decoder and lm_head
+tensors beside. Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
+(on all-MiniLM-L6-v2, a BERT), DistilBERT's under `distilbert.`. A file in
+another layout must fail with the layout it looks like and the missing
+tensors listed under this layout's names.
+
+usage: checkpoint_layouts.py WORKDIR
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import encc_case  # noqa: E402
+import hf_layouts  # noqa: E402
+import reference  # noqa: E402
+import safetensors_io  # noqa: E402
+
+INPUTS = os.path.join(HERE, "..", "import", "Inputs")
+BATCH, SEQ, LENGTHS = 2, 8, [8, 5]
+# A small encoder of another family, for the file in a foreign layout.
+FOREIGN_SPEC = dict(d_model=16, heads=2, blocks=1, vocab=11, positional="learned",
+                    embed_norm=True)
+
+# (config directory, layout, [(variant, prefix, gamma_beta)])
+CASES = [
+    ("bert-base-uncased", "bert", [("plain", "", False)]),
+    ("all-MiniLM-L6-v2", "bert", [("plain", "", False), ("prefix", "bert.", False),
+                                  ("gamma_beta", "bert.", True)]),
+    ("bge-small-en-v1.5", "bert", [("plain", "", False)]),
+    ("roberta-base", "roberta", [("plain", "", False), ("prefix", "roberta.", False)]),
+    ("xlm-roberta-base", "roberta", [("plain", "", False)]),
+    ("distilbert-base-uncased", "distilbert", [("plain", "", False),
+                                               ("prefix", "distilbert.", False)]),
+    ("t5-small", "t5", [("plain", "", False), ("embed_tokens", "", False)]),
+    ("t5-v1_1-small", "t5", [("plain", "", False)]),
+    ("flan-t5-small", "t5", [("plain", "", False)]),
+]
+
+
+class SparseRows:
+    """A [rows, cols] table that is zero except `values` at `row_ids`."""
+
+    def __init__(self, rows, cols, row_ids, values):
+        self.shape = (rows, cols)
+        self.row_ids = np.asarray(row_ids, dtype=np.int64)
+        self.values = np.asarray(values, dtype=np.float32)
+
+
+def write_file(path, tensors):
+    """safetensors with F32 tensors (SparseRows written as holes) and I64
+    arrays; I64 first, so every F32 tensor stays 4-byte aligned."""
+    items = []
+    for name, a in tensors.items():
+        if isinstance(a, SparseRows):
+            items.append((name, "F32", a.shape, a))
+        else:
+            a = np.asarray(a)
+            dt = "I64" if a.dtype == np.int64 else "F32"
+            items.append((name, dt, a.shape, a.astype("<i8" if dt == "I64" else "<f4")))
+    items.sort(key=lambda t: (t[1] != "I64", t[0]))
+    entries = [(n, dt, s, int(np.prod(s)) * (8 if dt == "I64" else 4))
+               for n, dt, s, _ in items]
+    header, total = safetensors_io.build_header(entries)
+    h = safetensors_io.header_bytes(header)
+    with open(path, "wb") as f:
+        f.write(len(h).to_bytes(8, "little") + h)
+        base = f.tell()
+        for (name, dt, shape, a), (_, _, _, nbytes) in zip(items, entries):
+            start = base + header[name]["data_offsets"][0]
+            if isinstance(a, SparseRows):
+                row_bytes = shape[1] * 4
+                for r, v in zip(a.row_ids, a.values):
+                    f.seek(start + int(r) * row_bytes)
+                    f.write(v.astype("<f4").tobytes())
+            else:
+                f.seek(start)
+                f.write(a.tobytes())
+        f.truncate(base + total)
+
+
+def random_weights(spec, rng, token_ids):
+    """Canonical weights as reference.random_weights draws them, in float32,
+    with a sparse token table."""
+    w = {}
+    for name, shape in reference.weight_shapes(spec).items():
+        if name == "embed.tokens":
+            w[name] = SparseRows(shape[0], shape[1], token_ids,
+                                 rng.standard_normal((len(token_ids), shape[1]),
+                                                     dtype=np.float32))
+            continue
+        z = rng.standard_normal(shape, dtype=np.float32)
+        if name.startswith("embed."):
+            w[name] = z if not name.startswith("embed.norm") else (
+                1 + np.float32(0.1) * z if name.endswith(".weight") else np.float32(0.1) * z)
+        elif "norm" in name:
+            w[name] = 1 + np.float32(0.1) * z if name.endswith(".weight") else np.float32(0.1) * z
+        elif name.endswith(".weight"):
+            w[name] = z * np.float32(1 / np.sqrt(shape[1]))
+            if name.endswith("attn.q.weight") and spec["attention_scale"] == 1.0:
+                # T5 scores are not scaled: its checkpoints hold Q with the
+                # 1/sqrt(d_kv) folded in (T5's initialisation), and scores
+                # of unscaled random Q would test the softmax's conditioning
+                # rather than the layout.
+                w[name] = w[name] * np.float32(1 / np.sqrt(spec["head_dim"]))
+        else:
+            w[name] = z * np.float32(0.1)
+    return w
+
+
+def harness_output(exe, weights_path, casedir, out_floats):
+    out = os.path.join(casedir, "out.bin")
+    encc_case.run([exe, "--weights", weights_path, "--batch", str(BATCH), "--seq", str(SEQ),
+                   "--out-floats", str(out_floats), "--out", out,
+                   "--tokens", os.path.join(casedir, "tokens.bin"),
+                   "--lengths", os.path.join(casedir, "lengths.bin")])
+    return np.fromfile(out, dtype="<f4")
+
+
+def harness_error(exe, weights_path, casedir):
+    r = subprocess.run([exe, "--weights", weights_path, "--batch", str(BATCH), "--seq",
+                        str(SEQ), "--out-floats", "1", "--out",
+                        os.path.join(casedir, "out.bin"),
+                        "--tokens", os.path.join(casedir, "tokens.bin")],
+                       capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
+
+
+def check_case(workdir, config, layout, variants, seed):
+    results = []
+    casedir = os.path.join(workdir, config)
+    os.makedirs(casedir, exist_ok=True)
+    hf_enc = os.path.join(casedir, "hf.enc")
+    encc_case.run([encc_case.env("ENCC"), "import", os.path.join(INPUTS, config), "-o", hf_enc])
+    text = open(hf_enc).read()
+    if not re.search(r"^\s*checkpoint\s*=\s*%s;" % layout, text, re.M):
+        raise RuntimeError("%s: encc import wrote no 'checkpoint = %s'" % (config, layout))
+    enc_enc = os.path.join(casedir, "enc.enc")
+    with open(enc_enc, "w") as f:
+        f.write(re.sub(r"^(\s*checkpoint\s*=\s*)%s;" % layout, r"\1enc;", text, flags=re.M))
+    name = re.search(r"^encoder\s+(\w+)", text, re.M).group(1)
+    spec = encc_case.spec_of(hf_enc, name)
+    hf_exe = encc_case.build_model(hf_enc, name, os.path.join(casedir, "hf.build"))
+    enc_exe = encc_case.build_model(enc_enc, name, os.path.join(casedir, "enc.build"))
+    header = open(os.path.join(casedir, "hf.build", "model.h")).read()
+    first = hf_layouts.to_hf(layout, spec, {n: np.zeros(1) for n in
+                                            reference.weight_shapes(spec)}, extra=False)
+    listed = all((" *   " + n + " ") in header for n in first)
+    results.append(("header lists the %s names" % layout, config, listed, ""))
+
+    rng = np.random.default_rng(seed)
+    vocab = spec["vocab"]
+    tokens = rng.integers(0, vocab, size=(BATCH, SEQ))
+    tokens[0, 0] = vocab - 1  # the table's last row
+    used = np.unique(tokens)
+    tokens.astype("<i4").tofile(os.path.join(casedir, "tokens.bin"))
+    np.asarray(LENGTHS, dtype="<i4").tofile(os.path.join(casedir, "lengths.bin"))
+    w = random_weights(spec, rng, used)
+
+    # The float64 reference, gathering from the used rows alone.
+    compact = dict(w)
+    compact["embed.tokens"] = w["embed.tokens"].values
+    cspec = dict(spec, vocab=len(used))
+    expected = reference.forward(cspec, {k: np.asarray(v, dtype=np.float64)
+                                         for k, v in compact.items()},
+                                 tokens=np.searchsorted(used, tokens),
+                                 lengths=np.asarray(LENGTHS))
+
+    enc_path = os.path.join(casedir, "enc.safetensors")
+    write_file(enc_path, w)
+    enc_out = harness_output(enc_exe, enc_path, casedir, expected.size)
+    os.remove(enc_path)
+    _, rel, ok = encc_case.compare(enc_out, expected)
+    results.append(("enc layout vs float64 reference", config, ok, "rel %.2e" % rel))
+
+    for variant, prefix, gamma_beta in variants:
+        hf = hf_layouts.to_hf(layout, spec, w, prefix=prefix, gamma_beta=gamma_beta)
+        if layout == "t5":
+            if variant == "embed_tokens":  # T5EncoderModel's name for the table
+                hf["encoder.embed_tokens.weight"] = hf.pop("shared.weight")
+        else:
+            hf[prefix + "embeddings.position_ids"] = np.arange(
+                spec["max_len"] + spec.get("position_offset", 0), dtype=np.int64)[None]
+        path = os.path.join(casedir, "hf-%s.safetensors" % variant)
+        write_file(path, hf)
+        out = harness_output(hf_exe, path, casedir, expected.size)
+        os.remove(path)
+        same = out.shape == enc_out.shape and out.tobytes() == enc_out.tobytes()
+        _, rel, ok = encc_case.compare(out, expected)
+        results.append(("%s names (%s) bit for bit = enc layout" % (layout, variant),
+                        config, same, ""))
+        results.append(("%s names (%s) vs float64 reference" % (layout, variant),
+                        config, ok, "rel %.2e" % rel))
+
+    # A file in another family's layout: which one it looks like, and what is
+    # missing under this layout's names.
+    other = "bert" if layout == "distilbert" else "distilbert"
+    ospec = reference.normalize_spec(dict(FOREIGN_SPEC, type_vocab=int(other == "bert")))
+    zeros = {n: np.zeros(s, dtype=np.float32) for n, s in reference.weight_shapes(ospec).items()}
+    path = os.path.join(casedir, "foreign.safetensors")
+    write_file(path, hf_layouts.to_hf(other, ospec, zeros, extra=False))
+    rc, msg = harness_error(hf_exe, path, casedir)
+    os.remove(path)
+    looks = "DistilBERT" if other == "distilbert" else "BERT or RoBERTa"
+    good = (rc != 0 and "looks like a Hugging Face %s checkpoint" % looks in msg
+            and re.search(r"\d+ of the \d+ tensors the model reads are missing", msg)
+            and "(checkpoint = %s)" % layout in msg
+            and re.search(r"'(encoder\.layer|transformer\.layer|encoder\.block)\.0\.", msg))
+    results.append(("%s file refused as %s" % (other, looks), config, bool(good),
+                    msg.strip().splitlines()[-1][:200] if not good else ""))
+    shutil.rmtree(casedir, ignore_errors=True)
+    return results
+
+
+def main():
+    workdir = sys.argv[1]
+    os.makedirs(workdir, exist_ok=True)
+    passed = failed = 0
+    for seed, (config, layout, variants) in enumerate(CASES, start=1):
+        for what, cfg, ok, detail in check_case(workdir, config, layout, variants, seed):
+            print("%-4s %s: %s %s" % ("ok" if ok else "FAIL", cfg, what, detail), flush=True)
+            passed += bool(ok)
+            failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
