@@ -107,28 +107,28 @@ LogicalResult lower(EncoderLowering &E, ActivationOp Op) {
   return success();
 }
 
-LogicalResult lower(EncoderLowering &E, AddOp Op) {
+/// enc.add and enc.mul: y = lhs (op) rhs over the valid rows, one runtime
+/// call with the same signature (enc_add_rows, enc_mul_rows).
+template <typename BinaryOp>
+LogicalResult lowerBinary(EncoderLowering &E, BinaryOp Op,
+                          const abi::Callee &Callee) {
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
   View A = E.view(Op.getLhs()), C = E.view(Op.getRhs());
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_add_rows),
+  B.callChecked(Callee,
                 {E.ValidRows, B.i64(width(Op.getLhs()), L), A.Ptr,
                  B.i64(A.Ld, L), C.Ptr, B.i64(C.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
                 L);
   return success();
 }
 
+LogicalResult lower(EncoderLowering &E, AddOp Op) {
+  return lowerBinary(E, Op, ENC_RUNTIME_CALLEE(enc_add_rows));
+}
+
 LogicalResult lower(EncoderLowering &E, MulOp Op) {
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View A = E.view(Op.getLhs()), C = E.view(Op.getRhs());
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_mul_rows),
-                {E.ValidRows, B.i64(width(Op.getLhs()), L), A.Ptr,
-                 B.i64(A.Ld, L), C.Ptr, B.i64(C.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
-                L);
-  return success();
+  return lowerBinary(E, Op, ENC_RUNTIME_CALLEE(enc_mul_rows));
 }
 
 LogicalResult lower(EncoderLowering &E, NormOp Op) {
