@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Load time of a Hugging Face checkpoint against the same weights in the enc
-layout (docs/weights.md#hugging-face-layouts), BERT-base sized.
+layout (docs/weights.md#hugging-face-layouts), at a published size.
 
-`encc import` turns test/import/Inputs/bert-base-uncased into a .enc
-(checkpoint = bert); encc compiles it, and the same .enc with checkpoint =
-enc. Random weights are written three times: HF names, HF names under the
-`bert.` prefix (each tensor then resolved through the layout's alternates),
-and enc names. Each run is a fresh process timing NAME_load alone; the files
-stay in the page cache, runs interleave the three, and medians are reported
-with their ratio to the enc layout.
+`encc import` turns test/import/Inputs/CONFIG (bert-base-uncased by default,
+or ModernBERT-base: 22 blocks whose Q|K|V and gate|up are fused tensors read
+as row slices) into a .enc (checkpoint = its layout); encc compiles it, and
+the same .enc with checkpoint = enc. Random weights are written three times:
+HF names, HF names under the family's prefix (each tensor then resolved
+through the layout's alternates), and enc names. Each run is a fresh process
+timing NAME_load alone; the files stay in the page cache, runs interleave
+the three, and medians are reported with their ratio to the enc layout.
 
-usage: load_time.py BUILD_DIR WORKDIR [RUNS]    (run on an otherwise idle
-machine)
+usage: load_time.py BUILD_DIR WORKDIR [RUNS] [CONFIG]   (run on an otherwise
+idle machine)
 """
 import json
 import os
@@ -55,14 +56,18 @@ def build(encc, build_dir, enc_path, name, out_dir):
 def main():
     build_dir, work = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+    config = sys.argv[4] if len(sys.argv) > 4 else "bert-base-uncased"
     os.makedirs(work, exist_ok=True)
     encc = os.path.join(build_dir, "bin", "encc")
     hf_enc = os.path.join(work, "hf.enc")
-    run([encc, "import", os.path.join(ROOT, "test", "import", "Inputs", "bert-base-uncased"),
+    run([encc, "import", os.path.join(ROOT, "test", "import", "Inputs", config),
          "-o", hf_enc])
     text = open(hf_enc).read()
+    layout = re.search(r"checkpoint\s*=\s*(\w+);", text).group(1)
+    prefix = {"bert": "bert.", "roberta": "roberta.", "distilbert": "distilbert.",
+              "modernbert": "model."}.get(layout, "")
     enc_enc = os.path.join(work, "enc.enc")
-    open(enc_enc, "w").write(re.sub(r"checkpoint\s*=\s*bert;", "checkpoint = enc;", text))
+    open(enc_enc, "w").write(re.sub(r"checkpoint\s*=\s*\w+;", "checkpoint = enc;", text))
     name = re.search(r"^encoder\s+(\w+)", text, re.M).group(1)
     hf_exe = build(encc, build_dir, hf_enc, name, os.path.join(work, "hf.build"))
     enc_exe = build(encc, build_dir, enc_enc, name, os.path.join(work, "enc.build"))
@@ -75,10 +80,11 @@ def main():
         w[n] = rng.standard_normal(shape, dtype=np.float32) * np.float32(0.02)
     files = {
         "enc": (enc_exe, os.path.join(work, "enc.safetensors"), w),
-        "hf": (hf_exe, os.path.join(work, "hf.safetensors"), hf_layouts.to_hf("bert", spec, w)),
-        "hf bert.": (hf_exe, os.path.join(work, "hf-prefix.safetensors"),
-                     hf_layouts.to_hf("bert", spec, w, prefix="bert.")),
+        "hf": (hf_exe, os.path.join(work, "hf.safetensors"), hf_layouts.to_hf(layout, spec, w)),
     }
+    if prefix:
+        files["hf " + prefix] = (hf_exe, os.path.join(work, "hf-prefix.safetensors"),
+                                 hf_layouts.to_hf(layout, spec, w, prefix=prefix))
     for exe, path, tensors in files.values():
         cl.write_file(path, tensors)
     size = os.path.getsize(files["enc"][1]) / 2**20
@@ -89,8 +95,8 @@ def main():
         for k, (exe, path, _) in files.items():
             times[k].append(float(run([exe, path])))
     base = statistics.median(times["enc"])
-    print("load time, bert-base-uncased (%.0f MiB F32), %d fresh processes each, interleaved"
-          % (size, runs))
+    print("load time, %s (%.0f MiB F32), %d fresh processes each, interleaved"
+          % (config, size, runs))
     for k, t in times.items():
         m = statistics.median(t)
         print("  %-9s median %8.1f ms  (min %.1f, max %.1f)  ratio to enc %.3f"

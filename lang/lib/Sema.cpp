@@ -1000,6 +1000,23 @@ void EncoderResolver::checkCheckpoint(CheckpointLayout Layout) {
       layoutNeeds(Layout, SettingId::position_offset, "position_offset = 0",
                   "position_offset is " + str(*O));
     return;
+  case CheckpointLayout::ModernBert:
+    // Rotary positions, pre-norm LayerNorm, a gated feed-forward layer whose
+    // gate and up are one tensor, and no norm before block 0's attention.
+    if (auto V = intOf(SettingId::vocab); V && *V == 0)
+      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
+                  "vocab is 0");
+    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
+      layoutNeeds(Layout, SettingId::type_vocab, "type_vocab = 0",
+                  "type_vocab is " + str(*TV));
+    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Rope);
+    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Pre);
+    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::LayerNorm);
+    layoutNeedsChoice(Layout, SettingId::ffn, FfnKind::Gated);
+    layoutNeedsBool(Layout, SettingId::embed_norm, true);
+    layoutNeedsBool(Layout, SettingId::final_norm, true);
+    layoutNeedsBool(Layout, SettingId::first_attn_norm, false);
+    return;
   }
 }
 

@@ -1,6 +1,8 @@
 #include "src/foreign_layout.h"
 
-#include <cstring>
+#include <vector>
+
+#include "enc/checkpoint_names.h"
 
 namespace enc {
 namespace {
@@ -19,37 +21,45 @@ bool Matches(const char* name, const char* pattern) {
   return *name == '\0';
 }
 
-struct Layout {
-  const char* family;
-  const char* pattern;  // a tensor every checkpoint of the family has
+struct Candidate {
+  std::string prefix;
+  std::string pattern;  // a tensor every checkpoint of the family has
+  std::string family;
 };
 
-// The family prefix (`bert.` in BertForMaskedLM) decides between families
-// that share their encoder's names.
-constexpr struct {
-  const char* prefix;
-  Layout layout;
-} kLayouts[] = {
-    {"bert.", {"BERT", "encoder.layer.#.attention.self.query.weight"}},
-    {"roberta.", {"RoBERTa", "encoder.layer.#.attention.self.query.weight"}},
-    {"", {"BERT or RoBERTa", "encoder.layer.#.attention.self.query.weight"}},
-    {"distilbert.", {"DistilBERT", "transformer.layer.#.attention.q_lin.weight"}},
-    {"", {"DistilBERT", "transformer.layer.#.attention.q_lin.weight"}},
-    {"", {"T5", "encoder.block.#.layer.0.SelfAttention.q.weight"}},
-    {"model.", {"ModernBERT", "layers.#.attn.Wqkv.weight"}},
-    {"", {"ModernBERT", "layers.#.attn.Wqkv.weight"}},
-};
+// From checkpoint_layouts.def: each layout's name for block 0's query,
+// first under the layout's prefix (which tells apart families that share
+// their encoder's names, as `bert.` and `roberta.` do), then bare, where
+// families that share the name are named together ("BERT or RoBERTa").
+std::vector<Candidate> Candidates() {
+  std::vector<Candidate> prefixed, bare;
+  for (const checkpoint::LayoutRow& row : checkpoint::kLayouts) {
+    const std::string pattern = checkpoint::SignatureName(row.layout);
+    if (pattern.empty()) continue;
+    if (row.prefix[0] != '\0') prefixed.push_back({row.prefix, pattern, row.family});
+    bool shared = false;
+    for (Candidate& c : bare) {
+      if (c.pattern != pattern) continue;
+      c.family += std::string(" or ") + row.family;
+      shared = true;
+    }
+    if (!shared) bare.push_back({"", pattern, row.family});
+  }
+  prefixed.insert(prefixed.end(), bare.begin(), bare.end());
+  return prefixed;
+}
 
 }  // namespace
 
 bool GuessForeignLayout(const SafeTensors& file, ForeignLayout* out) {
-  for (const auto& candidate : kLayouts) {
-    const size_t n = std::strlen(candidate.prefix);
+  static const std::vector<Candidate> kCandidates = Candidates();
+  for (const Candidate& candidate : kCandidates) {
+    const size_t n = candidate.prefix.size();
     for (const auto& [name, info] : file.tensors()) {
       (void)info;
       if (name.compare(0, n, candidate.prefix) != 0) continue;
-      if (!Matches(name.c_str() + n, candidate.layout.pattern)) continue;
-      out->family = candidate.layout.family;
+      if (!Matches(name.c_str() + n, candidate.pattern.c_str())) continue;
+      out->family = candidate.family.c_str();
       out->example = name;
       return true;
     }

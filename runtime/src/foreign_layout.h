@@ -10,11 +10,12 @@
 namespace enc {
 
 struct ForeignLayout {
-  const char* family;   // "BERT", "RoBERTa", "DistilBERT", "T5", ...
+  const char* family;   // "BERT", "BERT or RoBERTa", "T5", ... (static)
   std::string example;  // a tensor of the file that shows it
 };
 
-// The Hugging Face layout the file's names follow (BERT and RoBERTa
+// The Hugging Face layout the file's names follow, by each layout's name
+// for block N's query in checkpoint_layouts.def (BERT and RoBERTa
 // `encoder.layer.N.attention.self.query.weight`, DistilBERT
 // `transformer.layer.N.attention.q_lin.weight`, T5
 // `encoder.block.N.layer.0.SelfAttention.q.weight`, ModernBERT

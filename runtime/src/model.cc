@@ -3,10 +3,10 @@
 // exact messages matter more than speed here.
 #include "enc/kernels/model.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -153,25 +153,44 @@ struct PackScratch {
   }
 };
 
-// Reads the parts of `d` one after another into dst.
-enc_status ReadParts(enc_weights* w, const enc_weight_desc& d, float* dst) {
+// Where each part of a descriptor is in the file. With enc the part is the
+// tensor names[p] itself; in a checkpoint layout names[p] is a canonical
+// name, found through the layout's table (checkpoint_layouts.def) under its
+// prefix and alternates, possibly as a row slice of a fused tensor.
+struct PartRef {
+  std::string tensor;           // the file's name (as the header lists it if
+                                // the file lacks every candidate)
+  std::vector<int64_t> shape;   // the whole tensor's shape
+  int64_t first_row = 0;        // the part is rows [first_row, + d.rows[p])
+  int32_t parts = 1;            // > 1: a row slice of a fused tensor
+  std::string canonical;        // "" with enc
+};
+
+struct ResolvedSlot {
+  enc_weight_desc d;
+  PartRef parts[3];
+};
+
+enc::SafeTensors::Rows RowsOf(const ResolvedSlot& r, int32_t p) {
+  return {r.parts[p].first_row, r.d.rows[p]};
+}
+
+// Reads the parts of `r` one after another into dst.
+enc_status ReadParts(enc_weights* w, const ResolvedSlot& r, float* dst) {
+  const enc_weight_desc& d = r.d;
   for (int32_t p = 0; p < d.num_parts; ++p) {
-    if (d.kind == ENC_SLOT_VECTOR) {
-      const int64_t shape[1] = {d.rows[p]};
-      if (enc_status s = enc_weights_get(w, d.names[p], 1, shape, dst)) return s;
-      dst += d.rows[p];
-    } else {
-      const int64_t shape[2] = {d.rows[p], d.cols};
-      if (enc_status s = enc_weights_get(w, d.names[p], 2, shape, dst)) return s;
-      dst += d.rows[p] * d.cols;
-    }
+    const PartRef& part = r.parts[p];
+    if (enc_status s = enc::FileOf(w).GetRows(part.tensor, part.shape, RowsOf(r, p), dst))
+      return s;
+    dst += d.kind == ENC_SLOT_VECTOR ? d.rows[p] : d.rows[p] * d.cols;
   }
   return ENC_OK;
 }
 
 // A TABLE whose file tensor may have more rows than it keeps.
-enc_status ReadTableRows(enc_weights* w, const enc_weight_desc& d, float* dst) {
-  const char* name = d.names[0];
+enc_status ReadTableRows(enc_weights* w, const ResolvedSlot& r, float* dst) {
+  const enc_weight_desc& d = r.d;
+  const char* name = r.parts[0].tensor.c_str();
   const int64_t need = d.min_file_rows > d.rows[0] ? d.min_file_rows : d.rows[0];
   if (enc_weights_has(w, name)) {
     int ndim = 0;
@@ -190,80 +209,123 @@ enc_status ReadTableRows(enc_weights* w, const enc_weight_desc& d, float* dst) {
   return enc_weights_get_rows(w, name, 2, shape, dst);
 }
 
-// The shape a descriptor's part p needs, as messages print it.
-std::string PartShape(const enc_weight_desc& d, int32_t p) {
-  std::string s = "[" + std::to_string(d.rows[p]);
-  if (d.kind == ENC_SLOT_TABLE && d.min_file_rows > 0) s += " or more";
-  if (d.kind != ENC_SLOT_VECTOR) s += ", " + std::to_string(d.cols);
+std::string ShapeString(const std::vector<int64_t>& shape, bool or_more) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) s += ", ";
+    s += std::to_string(shape[i]);
+    if (i == 0 && or_more) s += " or more";
+  }
   return s + "]";
 }
 
-// The descriptors with each name as the file holds it. In a checkpoint
-// layout a tensor may be under the layout's prefix or an alternate name
-// (checkpoint_layouts.def): the first the file has is read. A name the file
-// lacks stays as the header lists it, for CheckAllPresent to report.
-struct ResolvedDescs {
-  std::vector<enc_weight_desc> descs;
-  std::deque<std::string> names;  // what descs' names point at
-};
-
-void ResolveNames(enc_weights* w, const enc_weight_desc* descs, int32_t n,
-                  ResolvedDescs* out) {
-  out->descs.assign(descs, descs + n);
-  for (enc_weight_desc& d : out->descs) {
-    if (d.checkpoint == ENC_CHECKPOINT_ENC) continue;
+// Resolves every part of every descriptor (layout, prefix, alternates, row
+// slices): the first candidate the file holds, else the name the header
+// lists, for CheckAllPresent to report.
+enc_status ResolveNames(enc_weights* w, const enc_weight_desc* descs, int32_t n,
+                        std::vector<ResolvedSlot>* out) {
+  out->assign(static_cast<size_t>(n), ResolvedSlot{});
+  // The layouts' gated names are for a model that reads a gate.
+  bool gated = false;
+  for (int32_t i = 0; i < n; ++i)
+    for (int32_t p = 0; p < descs[i].num_parts; ++p)
+      gated = gated || (descs[i].checkpoint != ENC_CHECKPOINT_ENC &&
+                        enc::checkpoint::IsGateName(descs[i].names[p]));
+  for (int32_t i = 0; i < n; ++i) {
+    ResolvedSlot& r = (*out)[static_cast<size_t>(i)];
+    r.d = descs[i];
+    const enc_weight_desc& d = r.d;
     const auto layout = static_cast<enc_checkpoint>(d.checkpoint);
     for (int32_t p = 0; p < d.num_parts; ++p) {
-      if (enc_weights_has(w, d.names[p])) continue;
-      for (const std::string& name : enc::checkpoint::Candidates(layout, d.names[p])) {
-        if (!enc_weights_has(w, name.c_str())) continue;
-        out->names.push_back(name);
-        d.names[p] = out->names.back().c_str();
+      PartRef& part = r.parts[p];
+      std::vector<enc::checkpoint::FileRef> refs =
+          enc::checkpoint::Candidates(layout, d.names[p], gated);
+      if (refs.empty()) {
+        const enc::checkpoint::LayoutRow* row = enc::checkpoint::Find(layout);
+        return Fail(ENC_ERR_INPUT,
+                    "enc_model_load: descriptor %d: the %s layout has no tensor "
+                    "for '%s'",
+                    i, row ? row->spelling : "?", d.names[p]);
+      }
+      const enc::checkpoint::FileRef* found = &refs.front();
+      for (const enc::checkpoint::FileRef& ref : refs) {
+        if (!enc_weights_has(w, ref.name.c_str())) continue;
+        found = &ref;
         break;
       }
+      if (found->parts > 1 && d.min_file_rows != 0) {
+        return Fail(ENC_ERR_INPUT,
+                    "enc_model_load: descriptor %d ('%s'): a table with "
+                    "min_file_rows cannot be a row slice of '%s'",
+                    i, d.names[p], found->name.c_str());
+      }
+      part.tensor = found->name;
+      part.parts = found->parts;
+      part.first_row = found->part * d.rows[p];  // < 3 * 2^40: no overflow
+      part.shape = {found->parts * d.rows[p]};
+      if (d.kind != ENC_SLOT_VECTOR) part.shape.push_back(d.cols);
+      if (layout != ENC_CHECKPOINT_ENC) part.canonical = d.names[p];
     }
   }
+  return ENC_OK;
 }
 
-// A missing tensor as messages list it: its name, shape and, in a
-// checkpoint layout, its canonical name (docs/weights.md).
-std::string MissingName(const enc_weight_desc& d, int32_t p) {
-  std::string s = std::string("'") + d.names[p] + "' " + PartShape(d, p);
-  if (d.checkpoint != ENC_CHECKPOINT_ENC) {
-    const std::string canonical = enc::checkpoint::Canonical(
-        static_cast<enc_checkpoint>(d.checkpoint), d.names[p]);
-    if (!canonical.empty() && canonical != d.names[p]) s += " (" + canonical + ")";
-  }
-  return s;
-}
-
-// Every tensor the descriptors name that the file lacks, reported at once:
-// how many, the first few with their shapes, and the checkpoint layout the
-// file's own names look like, if they look like a known one. A file written
-// for another layout lacks them all; naming only the first would hide that.
-enc_status CheckAllPresent(enc_weights* w, const enc_weight_desc* descs,
-                           int32_t n) {
-  constexpr int kListed = 4;
-  std::string listed, first;
-  int missing = 0, total = 0;
+// Every tensor the descriptors read that the file lacks, reported at once:
+// how many, the first few with their shapes (a fused tensor once, with its
+// whole shape) and, in a checkpoint layout, their canonical names; and the
+// checkpoint layout the file's own names look like, if they look like a
+// known one. A file written for another layout lacks them all; naming only
+// the first would hide that.
+enc_status CheckAllPresent(enc_weights* w, const std::vector<ResolvedSlot>& slots) {
+  constexpr size_t kListed = 4;
+  struct Missing {
+    std::string tensor, shape;
+    std::vector<std::string> canonicals;
+  };
+  std::vector<Missing> missing;
+  std::vector<std::string> seen;
   int32_t layout = ENC_CHECKPOINT_ENC;
-  for (int32_t i = 0; i < n; ++i) {
-    layout = descs[i].checkpoint;
-    for (int32_t p = 0; p < descs[i].num_parts; ++p, ++total) {
-      if (enc_weights_has(w, descs[i].names[p])) continue;
-      if (missing == 0) first = MissingName(descs[i], p);
-      if (++missing > kListed) continue;
-      if (!listed.empty()) listed += ", ";
-      listed += MissingName(descs[i], p);
+  for (const ResolvedSlot& r : slots) {
+    layout = r.d.checkpoint;
+    for (int32_t p = 0; p < r.d.num_parts; ++p) {
+      const PartRef& part = r.parts[p];
+      const bool known = std::find(seen.begin(), seen.end(), part.tensor) != seen.end();
+      if (!known) seen.push_back(part.tensor);
+      if (enc_weights_has(w, part.tensor.c_str())) continue;
+      const bool listed_canonical = !part.canonical.empty() && part.canonical != part.tensor;
+      if (known) {
+        for (Missing& m : missing)
+          if (m.tensor == part.tensor && listed_canonical &&
+              std::find(m.canonicals.begin(), m.canonicals.end(), part.canonical) ==
+                  m.canonicals.end())
+            m.canonicals.push_back(part.canonical);
+        continue;
+      }
+      const bool or_more = r.d.kind == ENC_SLOT_TABLE && r.d.min_file_rows > 0;
+      std::vector<int64_t> shape = part.shape;
+      if (or_more) shape[0] = std::max(r.d.rows[p], r.d.min_file_rows);
+      missing.push_back({part.tensor, ShapeString(shape, or_more), {}});
+      if (listed_canonical) missing.back().canonicals.push_back(part.canonical);
     }
   }
-  if (missing == 0) return ENC_OK;
-  std::string what = missing == 1
-                         ? "tensor " + first + " is missing"
-                         : std::to_string(missing) + " of the " +
-                               std::to_string(total) +
-                               " tensors the model reads are missing: " + listed;
-  if (missing > kListed) what += " and " + std::to_string(missing - kListed) + " more";
+  if (missing.empty()) return ENC_OK;
+  auto describe = [](const Missing& m) {
+    std::string s = "'" + m.tensor + "' " + m.shape;
+    for (size_t i = 0; i < m.canonicals.size(); ++i)
+      s += (i == 0 ? " (" : ", ") + m.canonicals[i];
+    return m.canonicals.empty() ? s : s + ")";
+  };
+  std::string what;
+  if (missing.size() == 1) {
+    what = "tensor " + describe(missing[0]) + " is missing";
+  } else {
+    what = std::to_string(missing.size()) + " of the " + std::to_string(seen.size()) +
+           " tensors the model reads are missing: ";
+    for (size_t i = 0; i < missing.size() && i < kListed; ++i)
+      what += (i > 0 ? ", " : "") + describe(missing[i]);
+    if (missing.size() > kListed)
+      what += " and " + std::to_string(missing.size() - kListed) + " more";
+  }
   const enc::checkpoint::LayoutRow* row = enc::checkpoint::Find(layout);
   if (row != nullptr && layout != ENC_CHECKPOINT_ENC) {
     what += std::string("; the model reads the Hugging Face ") + row->spelling +
@@ -290,26 +352,31 @@ void FreeSlot(int32_t kind, void* slot) {
 }
 
 // A PACKED_MATRIX whose parts are all F32 in the file is packed straight
-// from the mapping: no float copy. *done is false (and nothing happened) if a
-// part needs conversion.
-enc_status PackFromFile(enc_weights* w, const enc_weight_desc& d, bool* done,
+// from the mapping, a row slice of a fused tensor included: no float copy.
+// *done is false (and nothing happened) if a part needs conversion.
+enc_status PackFromFile(enc_weights* w, const ResolvedSlot& r, bool* done,
                         enc_packed_b** packed) {
+  const enc_weight_desc& d = r.d;
   *done = false;
   const float* parts[3] = {nullptr, nullptr, nullptr};
   for (int32_t p = 0; p < d.num_parts; ++p) {
-    const int64_t shape[2] = {d.rows[p], d.cols};
-    if (enc_status s = enc_weights_view_f32(w, d.names[p], 2, shape, &parts[p])) return s;
+    if (enc_status s = enc::FileOf(w).ViewRows(r.parts[p].tensor, r.parts[p].shape,
+                                               RowsOf(r, p), &parts[p]))
+      return s;
     if (parts[p] == nullptr) return ENC_OK;
   }
   *done = true;
   enc_status s = enc_gemm_pack_parts(d.num_parts, parts, d.rows, d.cols, packed);
-  for (int32_t p = 0; p < d.num_parts; ++p) enc_weights_release(w, d.names[p]);
+  for (int32_t p = 0; p < d.num_parts; ++p)
+    enc::FileOf(w).ReleaseRows(r.parts[p].tensor, RowsOf(r, p));
   return s;
 }
 
 // Fills one slot. On failure nothing is held and *slot stays NULL.
-enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
+enc_status LoadSlot(enc_weights* w, const ResolvedSlot& r, int32_t i,
                     PackScratch& scratch, void** slot) {
+  const enc_weight_desc& d = r.d;
+  const char* name = r.parts[0].tensor.c_str();
   int64_t rows = 0;
   uint64_t floats = 0;
   if (enc_status s = CheckDesc("enc_model_load", d, i, &rows, &floats)) return s;
@@ -317,11 +384,11 @@ enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
   enc_packed_b* packed = nullptr;
   if (packed_kind) {
     bool done = false;
-    enc_status s = PackFromFile(w, d, &done, &packed);
+    enc_status s = PackFromFile(w, r, &done, &packed);
     if (done || s != ENC_OK) {
       if (s != ENC_OK && s != ENC_ERR_WEIGHTS) {
         const std::string why = enc_last_error();
-        return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), d.names[0],
+        return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), name,
                     d.num_parts > 1 ? " (fused)" : "", why.c_str());
       }
       if (s == ENC_OK) *slot = packed;
@@ -331,12 +398,12 @@ enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
   float* data = packed_kind ? scratch.Get(floats) : AlignedFloats(floats);
   if (data == nullptr) {
     return Fail(ENC_ERR_NOMEM, "%s: tensor '%s': cannot allocate %llu bytes",
-                enc_weights_path(w), d.names[0],
+                enc_weights_path(w), name,
                 (unsigned long long)(floats * sizeof(float)));
   }
   enc_status s = d.kind == ENC_SLOT_TABLE && d.min_file_rows > 0
-                     ? ReadTableRows(w, d, data)
-                     : ReadParts(w, d, data);
+                     ? ReadTableRows(w, r, data)
+                     : ReadParts(w, r, data);
   if (s != ENC_OK) {
     if (!packed_kind) std::free(data);
     return s;
@@ -349,7 +416,7 @@ enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
   s = enc_gemm_pack(data, rows, d.cols, &packed);
   if (s != ENC_OK) {
     const std::string why = enc_last_error();
-    return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), d.names[0],
+    return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), name,
                 d.num_parts > 1 ? " (fused)" : "", why.c_str());
   }
   *slot = packed;
@@ -374,12 +441,12 @@ extern "C" enc_status enc_model_load(const char* path,
 
   enc_weights* w = nullptr;
   if (enc_status s = enc_weights_open(path, &w)) return s;
-  ResolvedDescs resolved;
-  ResolveNames(w, descs, n, &resolved);
-  enc_status s = CheckAllPresent(w, resolved.descs.data(), n);
+  std::vector<ResolvedSlot> resolved;
+  enc_status s = ResolveNames(w, descs, n, &resolved);
+  if (s == ENC_OK) s = CheckAllPresent(w, resolved);
   PackScratch scratch;
   for (int32_t i = 0; i < n && s == ENC_OK; ++i) {
-    s = LoadSlot(w, resolved.descs[i], i, scratch, &slots[i]);
+    s = LoadSlot(w, resolved[static_cast<size_t>(i)], i, scratch, &slots[i]);
   }
   enc_weights_close(w);
   if (s != ENC_OK) enc_model_free(descs, n, slots);

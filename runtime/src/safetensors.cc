@@ -334,17 +334,12 @@ enc_status SafeTensors::Check(const std::string& name,
   return ENC_OK;
 }
 
-enc_status SafeTensors::Get(const std::string& name,
-                            const std::vector<int64_t>& shape,
-                            bool allow_more_rows, float* dst) const {
-  const TensorInfo* t = nullptr;
-  if (enc_status s = Check(name, shape, allow_more_rows, &t)) return s;
-  uint64_t count = 1;
-  for (int64_t d : shape) count *= static_cast<uint64_t>(d);  // <= t->count
-  const uint8_t* src = data_ + t->begin;
-  if (t->dtype == "F32") {
+void SafeTensors::Convert(const TensorInfo& t, uint64_t begin, uint64_t count,
+                          float* dst) const {
+  const uint8_t* src = data_ + begin;
+  if (t.dtype == "F32") {
     std::memcpy(dst, src, count * 4);
-  } else if (t->dtype == "F16") {
+  } else if (t.dtype == "F16") {
     for (uint64_t i = 0; i < count; ++i) {
       dst[i] = HalfToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
     }
@@ -353,10 +348,20 @@ enc_status SafeTensors::Get(const std::string& name,
       dst[i] = BFloat16ToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
     }
   }
+}
+
+enc_status SafeTensors::Get(const std::string& name,
+                            const std::vector<int64_t>& shape,
+                            bool allow_more_rows, float* dst) const {
+  const TensorInfo* t = nullptr;
+  if (enc_status s = Check(name, shape, allow_more_rows, &t)) return s;
+  uint64_t count = 1;
+  for (int64_t d : shape) count *= static_cast<uint64_t>(d);  // <= t->count
+  Convert(*t, t->begin, count, dst);
   // The tensor now lives in dst: drop its file pages from this process's
   // resident set, so that loading a model peaks near its converted size
   // rather than file + copies.
-  ReleaseRange(*t);
+  ReleaseBytes(t->begin, t->end);
   return ENC_OK;
 }
 
@@ -373,15 +378,71 @@ enc_status SafeTensors::View(const std::string& name,
   return ENC_OK;
 }
 
-void SafeTensors::Release(const std::string& name) const {
-  if (const TensorInfo* t = Find(name)) ReleaseRange(*t);
+bool SafeTensors::RowBytes(const TensorInfo& t, Rows rows, uint64_t* begin,
+                           uint64_t* end) {
+  if (t.shape.empty() || rows.first < 0 || rows.count < 0 ||
+      rows.first > t.shape[0] || rows.count > t.shape[0] - rows.first) {
+    return false;
+  }
+  // t.count (the product of the shape) fits the data section: no overflow.
+  const uint64_t row_elems =
+      t.shape[0] == 0 ? 0 : t.count / static_cast<uint64_t>(t.shape[0]);
+  const uint64_t bytes = static_cast<uint64_t>(t.bits / 8) * row_elems;
+  *begin = t.begin + static_cast<uint64_t>(rows.first) * bytes;
+  *end = *begin + static_cast<uint64_t>(rows.count) * bytes;
+  return true;
 }
 
-void SafeTensors::ReleaseRange(const TensorInfo& t) const {
-  const uint8_t* src = data_ + t.begin;
+enc_status SafeTensors::GetRows(const std::string& name,
+                                const std::vector<int64_t>& shape, Rows rows,
+                                float* dst) const {
+  const TensorInfo* t = nullptr;
+  if (enc_status s = Check(name, shape, false, &t)) return s;
+  uint64_t begin = 0, end = 0;
+  if (!RowBytes(*t, rows, &begin, &end)) {
+    return Fail(ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
+                path_.c_str(), name.c_str(), (long long)rows.first,
+                (long long)(rows.first + rows.count), (long long)t->shape[0]);
+  }
+  Convert(*t, begin, (end - begin) / static_cast<uint64_t>(t->bits / 8), dst);
+  ReleaseBytes(begin, end);
+  return ENC_OK;
+}
+
+enc_status SafeTensors::ViewRows(const std::string& name,
+                                 const std::vector<int64_t>& shape, Rows rows,
+                                 const float** data) const {
+  *data = nullptr;
+  const TensorInfo* t = nullptr;
+  if (enc_status s = Check(name, shape, false, &t)) return s;
+  uint64_t begin = 0, end = 0;
+  if (!RowBytes(*t, rows, &begin, &end)) {
+    return Fail(ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
+                path_.c_str(), name.c_str(), (long long)rows.first,
+                (long long)(rows.first + rows.count), (long long)t->shape[0]);
+  }
+  const uint8_t* src = data_ + begin;
+  if (t->dtype == "F32" && reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
+    *data = reinterpret_cast<const float*>(src);
+  }
+  return ENC_OK;
+}
+
+void SafeTensors::Release(const std::string& name) const {
+  if (const TensorInfo* t = Find(name)) ReleaseBytes(t->begin, t->end);
+}
+
+void SafeTensors::ReleaseRows(const std::string& name, Rows rows) const {
+  uint64_t begin = 0, end = 0;
+  if (const TensorInfo* t = Find(name); t && RowBytes(*t, rows, &begin, &end))
+    ReleaseBytes(begin, end);
+}
+
+void SafeTensors::ReleaseBytes(uint64_t begin, uint64_t end) const {
+  const uint8_t* src = data_ + begin;
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   uintptr_t first = (reinterpret_cast<uintptr_t>(src) + page - 1) & ~(page - 1);
-  uintptr_t last = (reinterpret_cast<uintptr_t>(src) + t.end - t.begin) & ~(page - 1);
+  uintptr_t last = (reinterpret_cast<uintptr_t>(src) + end - begin) & ~(page - 1);
   if (last > first) {
     madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
   }

@@ -53,15 +53,35 @@ class SafeTensors {
   enc_status View(const std::string& name, const std::vector<int64_t>& shape,
                   const float** data) const;
 
-  // Drops the tensor's file pages from the process's resident set once its
-  // data has been consumed (a later read faults them back in).
+  // Rows [rows.first, rows.first + rows.count) of tensor `name`, whose
+  // shape must be `shape` exactly (a row slice of a fused tensor,
+  // docs/weights.md#hugging-face-layouts): as Get and View, for those rows
+  // alone. ENC_ERR_INPUT if the rows are not within shape[0].
+  struct Rows {
+    int64_t first = 0, count = 0;
+  };
+  enc_status GetRows(const std::string& name, const std::vector<int64_t>& shape,
+                     Rows rows, float* dst) const;
+  enc_status ViewRows(const std::string& name, const std::vector<int64_t>& shape,
+                      Rows rows, const float** data) const;
+
+  // Drops the tensor's file pages (or those of its rows `rows`) from the
+  // process's resident set once its data has been consumed (a later read
+  // faults them back in). Unknown names and rows are ignored.
   void Release(const std::string& name) const;
+  void ReleaseRows(const std::string& name, Rows rows) const;
 
  private:
   SafeTensors() = default;
   enc_status Check(const std::string& name, const std::vector<int64_t>& shape,
                    bool allow_more_rows, const TensorInfo** out) const;
-  void ReleaseRange(const TensorInfo& t) const;
+  // Rows [first, first + count) of a tensor that passed Check, as bytes
+  // [*begin, *end) of the data section; false if they are not in it.
+  static bool RowBytes(const TensorInfo& t, Rows rows, uint64_t* begin,
+                       uint64_t* end);
+  void Convert(const TensorInfo& t, uint64_t begin, uint64_t count,
+               float* dst) const;
+  void ReleaseBytes(uint64_t begin, uint64_t end) const;
 
   std::string path_;
   const uint8_t* map_ = nullptr;

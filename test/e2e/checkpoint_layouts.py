@@ -16,6 +16,14 @@ are zero (holes in the file) except the rows of the tokens the test reads, so
 that XLM-R's 768 MB table costs no disk; the reference gathers from those
 rows alone, with the token ids renumbered.
 
+ModernBERT: the ModernBERT-base configuration with fewer and narrower
+layers (4 blocks of d_model 64, a window of 4 so that local blocks differ
+from global ones), its tensors at their exact names and shapes: Wqkv and Wi
+fused, read as row slices. Its weights are rounded to bfloat16 so that the
+file is also written in BF16 (and under `model.`) with the same values. A
+file without Wqkv must list the missing fused tensors once each, and a Wqkv
+of the wrong shape must be named with the shape it needs.
+
 T5 (t5-small, t5-v1_1-small, flan-t5-small) with `shared.weight` and with
 T5EncoderModel's `encoder.embed_tokens.weight`, and its decoder and lm_head
 tensors beside. Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
@@ -23,8 +31,9 @@ tensors beside. Variants: BERT's names under the `bert.` prefix and with LayerNo
 another layout must fail with the layout it looks like and the missing
 tensors listed under this layout's names.
 
-usage: checkpoint_layouts.py WORKDIR
+usage: checkpoint_layouts.py WORKDIR [CONFIG...]
 """
+import json
 import os
 import re
 import shutil
@@ -47,7 +56,8 @@ BATCH, SEQ, LENGTHS = 2, 8, [8, 5]
 FOREIGN_SPEC = dict(d_model=16, heads=2, blocks=1, vocab=11, positional="learned",
                     embed_norm=True)
 
-# (config directory, layout, [(variant, prefix, gamma_beta)])
+# (config directory, layout, [(variant, prefix, gamma_beta[, dtype])]
+#  [, the config's keys changed])
 CASES = [
     ("bert-base-uncased", "bert", [("plain", "", False)]),
     ("all-MiniLM-L6-v2", "bert", [("plain", "", False), ("prefix", "bert.", False),
@@ -60,6 +70,10 @@ CASES = [
     ("t5-small", "t5", [("plain", "", False), ("embed_tokens", "", False)]),
     ("t5-v1_1-small", "t5", [("plain", "", False)]),
     ("flan-t5-small", "t5", [("plain", "", False)]),
+    ("ModernBERT-base", "modernbert",
+     [("plain", "", False), ("prefix", "model.", False), ("bf16", "model.", False, "BF16")],
+     dict(hidden_size=64, num_attention_heads=4, num_hidden_layers=4, intermediate_size=96,
+          local_attention=4)),
 ]
 
 
@@ -72,20 +86,34 @@ class SparseRows:
         self.values = np.asarray(values, dtype=np.float32)
 
 
-def write_file(path, tensors):
-    """safetensors with F32 tensors (SparseRows written as holes) and I64
-    arrays; I64 first, so every F32 tensor stays 4-byte aligned."""
+SIZES = {"I64": 8, "F32": 4, "BF16": 2}
+
+
+def _encode(a, dt):
+    """Little-endian bytes of float32 or int64 array `a` as dtype dt (BF16:
+    the upper half of each float32, exact for values rounded to bfloat16)."""
+    if dt == "I64":
+        return a.astype("<i8").tobytes()
+    f = np.ascontiguousarray(a, dtype="<f4")
+    if dt == "BF16":
+        return (f.view("<u4") >> 16).astype("<u2").tobytes()
+    return f.tobytes()
+
+
+def write_file(path, tensors, dtype="F32"):
+    """safetensors with float tensors in `dtype` (F32 or BF16; SparseRows
+    written as holes) and I64 arrays; I64 first, so every F32 tensor stays
+    4-byte aligned."""
     items = []
     for name, a in tensors.items():
         if isinstance(a, SparseRows):
-            items.append((name, "F32", a.shape, a))
+            items.append((name, dtype, a.shape, a))
         else:
             a = np.asarray(a)
-            dt = "I64" if a.dtype == np.int64 else "F32"
-            items.append((name, dt, a.shape, a.astype("<i8" if dt == "I64" else "<f4")))
+            dt = "I64" if a.dtype == np.int64 else dtype
+            items.append((name, dt, a.shape, a))
     items.sort(key=lambda t: (t[1] != "I64", t[0]))
-    entries = [(n, dt, s, int(np.prod(s)) * (8 if dt == "I64" else 4))
-               for n, dt, s, _ in items]
+    entries = [(n, dt, s, int(np.prod(s)) * SIZES[dt]) for n, dt, s, _ in items]
     header, total = safetensors_io.build_header(entries)
     h = safetensors_io.header_bytes(header)
     with open(path, "wb") as f:
@@ -94,19 +122,37 @@ def write_file(path, tensors):
         for (name, dt, shape, a), (_, _, _, nbytes) in zip(items, entries):
             start = base + header[name]["data_offsets"][0]
             if isinstance(a, SparseRows):
-                row_bytes = shape[1] * 4
+                row_bytes = shape[1] * SIZES[dt]
                 for r, v in zip(a.row_ids, a.values):
                     f.seek(start + int(r) * row_bytes)
-                    f.write(v.astype("<f4").tobytes())
+                    f.write(_encode(v, dt))
             else:
                 f.seek(start)
-                f.write(a.tobytes())
+                f.write(_encode(a, dt))
         f.truncate(base + total)
 
 
-def random_weights(spec, rng, token_ids):
-    """Canonical weights as reference.random_weights draws them, in float32,
-    with a sparse token table."""
+def to_bfloat16(a):
+    """float32 `a` rounded to the nearest bfloat16 (ties to even), as float32."""
+    u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
+def random_weights(spec, rng, token_ids, bf16=False):
+    """Canonical weights as reference.random_weights draws them, in float32
+    (rounded to bfloat16 values with bf16), with a sparse token table."""
+    w = _random_weights(spec, rng, token_ids)
+    if bf16:
+        for name, a in w.items():
+            if isinstance(a, SparseRows):
+                a.values = to_bfloat16(a.values)
+            else:
+                w[name] = to_bfloat16(a)
+    return w
+
+
+def _random_weights(spec, rng, token_ids):
     w = {}
     for name, shape in reference.weight_shapes(spec).items():
         if name == "embed.tokens":
@@ -151,12 +197,20 @@ def harness_error(exe, weights_path, casedir):
     return r.returncode, r.stdout + r.stderr
 
 
-def check_case(workdir, config, layout, variants, seed):
+def check_case(workdir, config, layout, variants, seed, changes=None):
     results = []
     casedir = os.path.join(workdir, config)
     os.makedirs(casedir, exist_ok=True)
     hf_enc = os.path.join(casedir, "hf.enc")
-    encc_case.run([encc_case.env("ENCC"), "import", os.path.join(INPUTS, config), "-o", hf_enc])
+    source = os.path.join(INPUTS, config)
+    if changes:
+        with open(os.path.join(source, "config.json")) as f:
+            cfg = json.load(f)
+        cfg.update(changes)
+        source = os.path.join(casedir, "config.json")
+        with open(source, "w") as f:
+            json.dump(cfg, f, indent=2)
+    encc_case.run([encc_case.env("ENCC"), "import", source, "--name", "model", "-o", hf_enc])
     text = open(hf_enc).read()
     if not re.search(r"^\s*checkpoint\s*=\s*%s;" % layout, text, re.M):
         raise RuntimeError("%s: encc import wrote no 'checkpoint = %s'" % (config, layout))
@@ -180,7 +234,8 @@ def check_case(workdir, config, layout, variants, seed):
     used = np.unique(tokens)
     tokens.astype("<i4").tofile(os.path.join(casedir, "tokens.bin"))
     np.asarray(LENGTHS, dtype="<i4").tofile(os.path.join(casedir, "lengths.bin"))
-    w = random_weights(spec, rng, used)
+    bf16 = any(len(v) > 3 and v[3] == "BF16" for v in variants)
+    w = random_weights(spec, rng, used, bf16=bf16)
 
     # The float64 reference, gathering from the used rows alone.
     compact = dict(w)
@@ -198,16 +253,16 @@ def check_case(workdir, config, layout, variants, seed):
     _, rel, ok = encc_case.compare(enc_out, expected)
     results.append(("enc layout vs float64 reference", config, ok, "rel %.2e" % rel))
 
-    for variant, prefix, gamma_beta in variants:
+    for variant, prefix, gamma_beta, *dtype in variants:
         hf = hf_layouts.to_hf(layout, spec, w, prefix=prefix, gamma_beta=gamma_beta)
         if layout == "t5":
             if variant == "embed_tokens":  # T5EncoderModel's name for the table
                 hf["encoder.embed_tokens.weight"] = hf.pop("shared.weight")
-        else:
+        elif layout != "modernbert":  # BERT's and DistilBERT's buffer
             hf[prefix + "embeddings.position_ids"] = np.arange(
                 spec["max_len"] + spec.get("position_offset", 0), dtype=np.int64)[None]
         path = os.path.join(casedir, "hf-%s.safetensors" % variant)
-        write_file(path, hf)
+        write_file(path, hf, dtype=dtype[0] if dtype else "F32")
         out = harness_output(hf_exe, path, casedir, expected.size)
         os.remove(path)
         same = out.shape == enc_out.shape and out.tobytes() == enc_out.tobytes()
@@ -230,10 +285,43 @@ def check_case(workdir, config, layout, variants, seed):
     good = (rc != 0 and "looks like a Hugging Face %s checkpoint" % looks in msg
             and re.search(r"\d+ of the \d+ tensors the model reads are missing", msg)
             and "(checkpoint = %s)" % layout in msg
-            and re.search(r"'(encoder\.layer|transformer\.layer|encoder\.block)\.0\.", msg))
+            and re.search(r"'(encoder\.layer|transformer\.layer|encoder\.block|layers)\.0\.",
+                          msg))
     results.append(("%s file refused as %s" % (other, looks), config, bool(good),
                     msg.strip().splitlines()[-1][:200] if not good else ""))
+    if layout == "modernbert":
+        results += check_fused_errors(spec, w, hf_exe, casedir)
     shutil.rmtree(casedir, ignore_errors=True)
+    return results
+
+
+def check_fused_errors(spec, w, exe, casedir):
+    """A file without the fused Wqkv, and one whose Wqkv has the wrong shape."""
+    results = []
+    d, blocks = spec["d_model"], spec["blocks"]
+    hf = hf_layouts.to_hf("modernbert", spec, w, extra=False)
+    path = os.path.join(casedir, "no-wqkv.safetensors")
+    write_file(path, {n: a for n, a in hf.items() if ".attn.Wqkv." not in n})
+    rc, msg = harness_error(exe, path, casedir)
+    os.remove(path)
+    total = len(hf)
+    want = ("%d of the %d tensors the model reads are missing: 'layers.0.attn.Wqkv.weight' "
+            "[%d, %d] (blocks.0.attn.q.weight, blocks.0.attn.k.weight, blocks.0.attn.v.weight), "
+            "'layers.1.attn.Wqkv.weight'" % (blocks, total, 3 * d, d))
+    good = rc != 0 and want in msg and "(checkpoint = modernbert)" in msg
+    results.append(("a file without Wqkv lists it once per block", "ModernBERT-base", good,
+                    "" if good else msg.strip()[-300:]))
+    bad = dict(hf)
+    bad["layers.1.attn.Wqkv.weight"] = hf["layers.1.attn.Wqkv.weight"][: 2 * d]
+    path = os.path.join(casedir, "short-wqkv.safetensors")
+    write_file(path, bad)
+    rc, msg = harness_error(exe, path, casedir)
+    os.remove(path)
+    want = "tensor 'layers.1.attn.Wqkv.weight' has shape [%d, %d], expected [%d, %d]" % (
+        2 * d, d, 3 * d, d)
+    good = rc != 0 and want in msg
+    results.append(("a Wqkv of the wrong shape is named", "ModernBERT-base", good,
+                    "" if good else msg.strip()[-300:]))
     return results
 
 
@@ -241,8 +329,12 @@ def main():
     workdir = sys.argv[1]
     os.makedirs(workdir, exist_ok=True)
     passed = failed = 0
-    for seed, (config, layout, variants) in enumerate(CASES, start=1):
-        for what, cfg, ok, detail in check_case(workdir, config, layout, variants, seed):
+    only = sys.argv[2:]  # configs to check (all by default)
+    for seed, (config, layout, variants, *changes) in enumerate(CASES, start=1):
+        if only and config not in only:
+            continue
+        for what, cfg, ok, detail in check_case(workdir, config, layout, variants, seed,
+                                                *changes):
             print("%-4s %s: %s %s" % ("ok" if ok else "FAIL", cfg, what, detail), flush=True)
             passed += bool(ok)
             failed += not ok

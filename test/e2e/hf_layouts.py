@@ -110,19 +110,22 @@ def _t5(spec, w, extra):
 def _modernbert(spec, w, p, extra):
     out = OrderedDict()
     out[p + "embeddings.tok_embeddings.weight"] = w["embed.tokens"]
-    out[p + "embeddings.norm.weight"] = w["embed.norm.weight"]
+    _ln(p + "embeddings.norm", "embed.norm", w, out, False)
     for n in range(spec["blocks"]):
         L, c = p + "layers.%d." % n, "blocks.%d." % n
         if c + "norm1.weight" in w:
-            out[L + "attn_norm.weight"] = w[c + "norm1.weight"]
-        out[L + "attn.Wqkv.weight"] = np.concatenate(
-            [w[c + "attn.%s.weight" % m] for m in "qkv"], axis=0)
-        out[L + "attn.Wo.weight"] = w[c + "attn.o.weight"]
-        out[L + "mlp_norm.weight"] = w[c + "norm2.weight"]
-        out[L + "mlp.Wi.weight"] = np.concatenate(
-            [w[c + "ffn.gate.weight"], w[c + "ffn.up.weight"]], axis=0)
-        out[L + "mlp.Wo.weight"] = w[c + "ffn.down.weight"]
-    out[p + "final_norm.weight"] = w["final_norm.weight"]
+            _ln(L + "attn_norm", c + "norm1", w, out, False)
+        # Q|K|V and the (activated) gate|up, stacked along the rows.
+        for fused, parts in (("attn.Wqkv", ("attn.q", "attn.k", "attn.v")),
+                             ("mlp.Wi", ("ffn.gate", "ffn.up"))):
+            for suffix in ("weight", "bias"):
+                if c + parts[0] + "." + suffix in w:
+                    out[L + fused + "." + suffix] = np.concatenate(
+                        [w[c + m + "." + suffix] for m in parts], axis=0)
+        _lin(L + "attn.Wo", c + "attn.o", w, out)
+        _ln(L + "mlp_norm", c + "norm2", w, out, False)
+        _lin(L + "mlp.Wo", c + "ffn.down", w, out)
+    _ln(p + "final_norm", "final_norm", w, out, False)
     if extra:
         d = spec["d_model"]
         out["head.dense.weight"] = np.zeros((d, d))

@@ -635,8 +635,9 @@ TEST(Workspace, EachThreadHasItsOwn) {
 
 }  // namespace
 
-// A checkpoint layout's tensors are found under the layout's prefix and as
-// gamma / beta; a missing one is listed with its canonical name.
+// A checkpoint layout's tensors are found by their canonical names under the
+// layout's names, prefix and gamma / beta; a missing one is listed under the
+// layout's name with its canonical name.
 TEST(ModelLoad, CheckpointLayoutPrefixesAndAlternates) {
   const std::vector<Tensor> tensors = {
       T("bert.embeddings.LayerNorm.gamma", "F32", {kCols}, 1),
@@ -650,9 +651,9 @@ TEST(ModelLoad, CheckpointLayoutPrefixesAndAlternates) {
     return d;
   };
   std::vector<enc_weight_desc> descs = {
-      Bert(Vector({"embeddings.LayerNorm.weight"}, {kCols})),
-      Bert(Vector({"embeddings.LayerNorm.bias"}, {kCols})),
-      Bert(Matrix({"encoder.layer.0.attention.self.query.weight"}, {kD}, kCols)),
+      Bert(Vector({"embed.norm.weight"}, {kCols})),
+      Bert(Vector({"embed.norm.bias"}, {kCols})),
+      Bert(Matrix({"blocks.0.attn.q.weight"}, {kD}, kCols)),
   };
   std::vector<void*> slots(descs.size(), nullptr);
   ASSERT_EQ(ENC_OK, enc_model_load(path.c_str(), descs.data(), 3, slots.data()))
@@ -663,7 +664,7 @@ TEST(ModelLoad, CheckpointLayoutPrefixesAndAlternates) {
   }
   enc_model_free(descs.data(), 3, slots.data());
 
-  descs.push_back(Bert(Matrix({"encoder.layer.1.attention.self.key.weight"}, {kD}, kCols)));
+  descs.push_back(Bert(Matrix({"blocks.1.attn.k.weight"}, {kD}, kCols)));
   ExpectLoadFails(path, descs, ENC_ERR_WEIGHTS,
                   {"'encoder.layer.1.attention.self.key.weight' [5, 7] (blocks.1.attn.k.weight)",
                    "is missing", "checkpoint = bert"});
@@ -671,12 +672,101 @@ TEST(ModelLoad, CheckpointLayoutPrefixesAndAlternates) {
   ExpectLoadFails(path, {Vector({"embeddings.LayerNorm.weight"}, {kCols})}, ENC_ERR_WEIGHTS,
                   {"'embeddings.LayerNorm.weight'", "is missing"});
   // Nor does another layout's prefix count.
-  enc_weight_desc roberta = Vector({"embeddings.LayerNorm.weight"}, {kCols});
+  enc_weight_desc roberta = Vector({"embed.norm.weight"}, {kCols});
   roberta.checkpoint = ENC_CHECKPOINT_ROBERTA;
-  ExpectLoadFails(path, {roberta}, ENC_ERR_WEIGHTS, {"is missing", "checkpoint = roberta"});
-  // A descriptor naming no layout is the compiler's bug.
-  enc_weight_desc bad = Bert(Vector({"embeddings.LayerNorm.weight"}, {kCols}));
+  ExpectLoadFails(path, {roberta}, ENC_ERR_WEIGHTS,
+                  {"'embeddings.LayerNorm.weight'", "is missing", "checkpoint = roberta"});
+  // A descriptor naming no layout, or a tensor its layout lacks, is the
+  // compiler's bug.
+  enc_weight_desc bad = Bert(Vector({"embed.norm.weight"}, {kCols}));
   bad.checkpoint = ENC_CHECKPOINT_COUNT;
   ExpectLoadFails(path, {bad}, ENC_ERR_INPUT, {"descriptor 0", "checkpoint"});
+  ExpectLoadFails(path, {Bert(Vector({"final_norm.weight"}, {kCols}))}, ENC_ERR_INPUT,
+                  {"descriptor 0", "the bert layout has no tensor for 'final_norm.weight'"});
+  unlink(path.c_str());
+}
+
+// y = x W^T of a packed slot against the float64 product with `w`'s rows.
+void ExpectPackedRows(const void* slot, const std::vector<float>& w) {
+  const int64_t rows = static_cast<int64_t>(w.size()) / kCols;
+  const enc_packed_b* packed = static_cast<const enc_packed_b*>(slot);
+  ASSERT_NE(nullptr, packed);
+  EXPECT_EQ(rows, enc_gemm_packed_n(packed));
+  EXPECT_EQ(kCols, enc_gemm_packed_k(packed));
+  const int64_t m = 3;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  std::vector<float> x(m * kCols), y(m * rows, NAN);
+  for (float& v : x) v = dist(rng);
+  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), kCols, packed, nullptr, ENC_ACT_NONE, nullptr, 0,
+                             y.data(), rows))
+      << enc_last_error();
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < rows; ++j) {
+      double ref = 0;
+      for (int64_t k = 0; k < kCols; ++k) ref += double{x[i * kCols + k]} * w[j * kCols + k];
+      EXPECT_NEAR(ref, y[i * rows + j], 1e-4 * std::max(1.0, std::fabs(ref))) << i << "," << j;
+    }
+  }
+}
+
+std::vector<float> Rows(const Tensor& t, int64_t first, int64_t count, int64_t cols) {
+  return std::vector<float>(t.values.begin() + first * cols,
+                            t.values.begin() + (first + count) * cols);
+}
+
+// A row slice of a fused tensor (ModernBERT's Wqkv and Wi): each part of a
+// slot resolves on its own, so that one slot may read several slices of one
+// tensor (Q|K|V, or the gate and up of a packed gated layer) and another
+// slot a single slice; F32 from the mapping, F16 converting the slice.
+TEST(ModelLoad, RowSlicesOfFusedTensors) {
+  constexpr int64_t kFF = 4;
+  const std::vector<Tensor> tensors = {
+      T("model.layers.0.attn.Wqkv.weight", "F32", {3 * kD, kCols}, 1),
+      T("model.layers.0.attn.Wqkv.bias", "F16", {3 * kD}, 2),
+      T("model.layers.0.mlp.Wi.weight", "F16", {2 * kFF, kCols}, 3),
+  };
+  const std::string path = WriteFile("slices", tensors);
+  auto Modern = [](enc_weight_desc d) {
+    d.checkpoint = ENC_CHECKPOINT_MODERNBERT;
+    return d;
+  };
+  std::vector<enc_weight_desc> descs = {
+      Modern(Matrix({"blocks.0.attn.q.weight", "blocks.0.attn.k.weight", "blocks.0.attn.v.weight"},
+                    {kD, kD, kD}, kCols)),
+      Modern(Vector({"blocks.0.attn.k.bias"}, {kD})),
+      Modern(Matrix({"blocks.0.ffn.gate.weight", "blocks.0.ffn.up.weight"}, {kFF, kFF}, kCols)),
+      Modern(Matrix({"blocks.0.ffn.up.weight"}, {kFF}, kCols)),
+      Modern(Matrix({"blocks.0.attn.v.weight"}, {kD}, kCols)),
+  };
+  const int32_t n = static_cast<int32_t>(descs.size());
+  std::vector<void*> slots(descs.size(), nullptr);
+  ASSERT_EQ(ENC_OK, enc_model_load(path.c_str(), descs.data(), n, slots.data()))
+      << enc_last_error();
+  ExpectPackedRows(slots[0], tensors[0].values);
+  const float* k_bias = static_cast<const float*>(slots[1]);
+  for (int64_t i = 0; i < kD; ++i) EXPECT_EQ(tensors[1].values[kD + i], k_bias[i]) << i;
+  ExpectPackedRows(slots[2], tensors[2].values);
+  ExpectPackedRows(slots[3], Rows(tensors[2], kFF, kFF, kCols));
+  ExpectPackedRows(slots[4], Rows(tensors[0], 2 * kD, kD, kCols));
+  enc_model_free(descs.data(), n, slots.data());
+
+  // A fused tensor of the wrong shape is named with the shape it must have.
+  const std::string short_path =
+      WriteFile("slices_short", {T("layers.0.attn.Wqkv.weight", "F32", {2 * kD, kCols}, 1)});
+  ExpectLoadFails(short_path, {descs[0]}, ENC_ERR_WEIGHTS,
+                  {"tensor 'layers.0.attn.Wqkv.weight' has shape [10, 7], expected [15, 7]"});
+  unlink(short_path.c_str());
+  // A missing fused tensor counts once, with the canonical names it holds.
+  const std::string none_path =
+      WriteFile("slices_none", {T("model.layers.0.mlp.Wi.weight", "F32", {2 * kFF, kCols}, 3)});
+  descs.push_back(Modern(Vector({"blocks.0.attn.q.bias"}, {kD})));
+  ExpectLoadFails(none_path, descs, ENC_ERR_WEIGHTS,
+                  {"2 of the 3 tensors the model reads are missing: "
+                   "'layers.0.attn.Wqkv.weight' [15, 7] (blocks.0.attn.q.weight, "
+                   "blocks.0.attn.k.weight, blocks.0.attn.v.weight), "
+                   "'layers.0.attn.Wqkv.bias' [15] (blocks.0.attn.k.bias, blocks.0.attn.q.bias)",
+                   "checkpoint = modernbert"});
+  unlink(none_path.c_str());
   unlink(path.c_str());
 }

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -22,11 +23,42 @@ using namespace mlir;
 using namespace enc;
 
 namespace {
-std::string shapeString(RankedTensorType T) {
+std::string shapeString(ArrayRef<int64_t> Shape) {
   std::string S = "[";
-  for (auto [I, D] : llvm::enumerate(T.getShape()))
+  for (auto [I, D] : llvm::enumerate(Shape))
     S += (I ? ", " : "") + std::to_string(D);
   return S + "]";
+}
+
+/// The tensors the weights file must hold, as the header lists them: each
+/// weight's name in the checkpoint layout (checkpoint_layouts.def), a fused
+/// tensor once with its whole shape.
+struct FileTensor {
+  std::string Name;
+  SmallVector<int64_t> Shape;
+  bool ExtraRows;
+};
+
+SmallVector<FileTensor> fileTensors(enc_checkpoint Layout,
+                                    ArrayRef<WeightOp> Weights) {
+  bool Gated = llvm::any_of(Weights, [](WeightOp W) {
+    return checkpoint::IsGateName(W.getName().str());
+  });
+  SmallVector<FileTensor> Out;
+  llvm::StringSet<> Seen;
+  for (WeightOp W : Weights) {
+    std::vector<checkpoint::FileRef> Refs =
+        checkpoint::FileNames(Layout, W.getName().str(), Gated);
+    // The import refused a name the layout lacks.
+    checkpoint::FileRef Ref =
+        Refs.empty() ? checkpoint::FileRef{W.getName().str()} : Refs.front();
+    if (!Seen.insert(Ref.name).second)
+      continue;
+    SmallVector<int64_t> Shape(W.getType().getShape());
+    Shape[0] *= Ref.parts;
+    Out.push_back({Ref.name, Shape, W.getAllowExtraRows()});
+  }
+  return Out;
 }
 
 /// Block indices as "0, 3, 6", the first dozen of them then "...".
@@ -143,16 +175,22 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << " * last failure on the calling thread. Bad input writes nothing.\n"
      << " *\n"
      << " * Weights (safetensors; F32, F16 or BF16):\n";
+  SmallVector<FileTensor> Files = fileTensors(getCheckpoint(F), Weights);
   if (const checkpoint::LayoutRow *Row = checkpoint::Find(getCheckpoint(F));
       Row && Row->layout != ENC_CHECKPOINT_ENC) {
     OS << " * in the Hugging Face " << Row->spelling << " layout"
-       << " (docs/weights.md#hugging-face-layouts): each name may also be\n"
-       << " * written with the prefix '" << Row->prefix
-       << "', and a norm's weight / bias as gamma / beta.\n";
+       << " (docs/weights.md#hugging-face-layouts): ";
+    if (Row->prefix[0] != '\0')
+      OS << "each name may also be\n * written with the prefix '"
+         << Row->prefix << "', and ";
+    OS << "a norm's weight / bias as gamma / beta.\n";
+    if (Files.size() < Weights.size())
+      OS << " * A fused tensor is listed once; the model reads its row slices "
+            "from the file.\n";
   }
-  for (WeightOp W : Weights)
-    OS << " *   " << W.getName() << " " << shapeString(W.getType())
-       << (W.getAllowExtraRows() ? " (or more rows)" : "") << "\n";
+  for (const FileTensor &T : Files)
+    OS << " *   " << T.Name << " " << shapeString(T.Shape)
+       << (T.ExtraRows ? " (or more rows)" : "") << "\n";
   OS << " * ------------------------------------------------------------------ */\n"
      << "typedef struct " << N << " " << N << ";\n";
   // Spelled NAME_D_MODEL with NAME the encoder's name as written, so that

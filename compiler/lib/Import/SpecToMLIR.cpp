@@ -93,18 +93,16 @@ Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
   if (It != Weights.end())
     return It->second;
   auto Ty = RankedTensorType::get(Shape, B.getF32Type());
-  // The file's name for the tensor: the layout's first (its alternates and
-  // prefix the loader tries from the same table).
-  std::vector<std::string> FileNames = checkpoint::FileNames(
-      Layout, Name.str(), Spec.Ffn == FfnKind::Gated);
-  if (FileNames.empty()) {
+  // The weight keeps its canonical name: the loader finds it in the file
+  // through the layout's table (checkpoint_layouts.def), which must have it.
+  if (checkpoint::FileNames(Layout, Name.str(), Spec.Ffn == FfnKind::Gated)
+          .empty()) {
     emitError(L) << "the " << toString(Spec.Checkpoint)
                  << " checkpoint layout has no name for tensor '" << Name
                  << "'";
     Failed = true;
-    FileNames.push_back(Name.str());
   }
-  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(FileNames.front()),
+  Value W = B.create<WeightOp>(L, Ty, B.getStringAttr(Name),
                                AllowExtraRows ? B.getUnitAttr() : UnitAttr());
   Weights[Name] = W;
   return W;

@@ -48,7 +48,7 @@ bool isHarmlessKey(StringRef Key) {
       "pooler_num_fc_layers", "pooler_size_per_head", "pooler_type",
       "prefix", "max_length", "min_length", "early_stopping", "num_beams",
       "length_penalty", "no_repeat_ngram_size", "bad_words_ids",
-      "torchscript", "pruned_heads", "qa_dropout", "seq_classif_dropout",
+      "torchscript", "qa_dropout", "seq_classif_dropout",
       "layer_norm_type"};
   return Keys.contains(Key) || Key.contains("dropout");
 }
@@ -100,6 +100,7 @@ private:
                                     std::optional<int64_t> Default = {});
   void activation(StringRef Key, std::optional<std::string> Default);
   void refuseIfTrue(StringRef Key, StringRef Why);
+  void common();
 
   void bert(bool Roberta);
   void distilbert();
@@ -233,8 +234,6 @@ void Importer::bert(bool Roberta) {
   activation("hidden_act", std::string("gelu"));
   if (std::optional<double> Eps = number("layer_norm_eps", 1e-12))
     set("eps", floatText(*Eps), "layer_norm_eps");
-  refuseIfTrue("is_decoder", "encc compiles encoders, not decoders");
-  refuseIfTrue("add_cross_attention", "encc has no cross-attention");
   get("pad_token_id"); // only RoBERTa's changes anything
 }
 
@@ -306,7 +305,6 @@ void Importer::t5() {
   set("attention_scale", "1.0", "T5 folds the 1/sqrt(d_kv) scale into its weights");
   if (std::optional<double> Eps = number("layer_norm_epsilon", 1e-6))
     set("eps", floatText(*Eps), "layer_norm_epsilon");
-  refuseIfTrue("is_decoder", "encc compiles encoders, not decoders");
   get("pad_token_id");
 }
 
@@ -352,7 +350,24 @@ void Importer::modernbert() {
   get("position_embedding_type"); // ModernBERT uses rotary positions only
 }
 
+/// Keys every Hugging Face config may hold (PretrainedConfig's) that would
+/// make the model something other than the encoder the family's keys
+/// describe.
+void Importer::common() {
+  refuseIfTrue("is_decoder", "encc compiles encoders, not decoders");
+  refuseIfTrue("add_cross_attention", "encc has no cross-attention");
+  if (const json::Value *V = get("pruned_heads")) {
+    const json::Object *O = V->getAsObject();
+    bool Empty = V->kind() == json::Value::Null || (O && O->empty());
+    if (!Empty)
+      error("key 'pruned_heads' is not empty: encc gives every block the same "
+            "heads (prune the checkpoint's heads out of the config and the "
+            "weights, or keep them)");
+  }
+}
+
 void Importer::run(StringRef ModelType) {
+  common();
   if (ModelType == "bert")
     bert(/*Roberta=*/false);
   else if (ModelType == "roberta" || ModelType == "xlm-roberta")
@@ -518,6 +533,12 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
       sys::path::append(P, ST->TransformerPath);
     sys::path::append(P, "config.json");
     ConfigPath = P.str().str();
+  } else if (sys::path::filename(ConfigPath) == "config.json") {
+    // The config.json of a sentence-transformers directory: its pooling and
+    // normalization are the model's too, as when the directory is given.
+    ST = readModules(Dir, R);
+    if (ST && !ST->TransformerPath.empty() && ST->TransformerPath != ".")
+      ST.reset(); // this config.json is not the Transformer module's
   }
   std::optional<json::Value> V = readJSON(ConfigPath, R.Errors);
   if (!V)

@@ -1,12 +1,13 @@
 // Tensor names of the checkpoint layouts (checkpoint_layouts.def), for C++:
-// encc bakes a layout's names into the weight descriptors with FileNames;
-// the loader finds a tensor under the layout's prefix and alternates with
-// Candidates, and names a missing one's canonical name with Canonical.
-// Header-only so that the compiler and the runtime read the one table.
+// encc lists a layout's names in the generated header with FileNames; the
+// loader finds a canonical name's tensor, or row slice of a fused tensor,
+// under the layout's prefix and alternates with Candidates. Header-only so
+// that the compiler and the runtime read the one table.
 #ifndef ENC_CHECKPOINT_NAMES_H_
 #define ENC_CHECKPOINT_NAMES_H_
 
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,9 +21,10 @@ struct LayoutRow {
   enc_checkpoint layout;
   const char* spelling;
   const char* prefix;
+  const char* family;
 };
 inline constexpr LayoutRow kLayouts[] = {
-#define ENC_CHECKPOINT_LAYOUT(E, S, P) {E, S, P},
+#define ENC_CHECKPOINT_LAYOUT(E, S, P, F) {E, S, P, F},
 #include "enc/checkpoint_layouts.def"
 };
 
@@ -31,11 +33,29 @@ struct NameRow {
   bool gated;  // an ENC_CHECKPOINT_GATED_NAME row
   const char* canonical;
   const char* file;
+  int32_t part, parts;  // a row slice when parts > 1
 };
 inline constexpr NameRow kNames[] = {
-#define ENC_CHECKPOINT_NAME(L, C, F) {L, false, C, F},
-#define ENC_CHECKPOINT_GATED_NAME(L, C, F) {L, true, C, F},
+#define ENC_CHECKPOINT_NAME(L, C, F) {L, false, C, F, 0, 1},
+#define ENC_CHECKPOINT_GATED_NAME(L, C, F) {L, true, C, F, 0, 1},
+#define ENC_CHECKPOINT_SLICE(L, C, F, Part, Parts) {L, false, C, F, Part, Parts},
 #include "enc/checkpoint_layouts.def"
+};
+
+constexpr bool SlicesAreValid() {
+  for (const NameRow& r : kNames)
+    if (r.parts < 1 || r.part < 0 || r.part >= r.parts) return false;
+  return true;
+}
+static_assert(SlicesAreValid(), "a row slice's part is outside 0..parts-1");
+
+// Where the file holds a canonical tensor of r rows: tensor `name`, which
+// stacks `parts` tensors of r rows, and rows [part * r, (part + 1) * r) of
+// it. parts == 1: the whole tensor.
+struct FileRef {
+  std::string name;
+  int32_t part = 0;
+  int32_t parts = 1;
 };
 
 // The layout's row, or nullptr for a value that is not a layout.
@@ -88,14 +108,22 @@ inline std::string Expand(std::string_view pattern, const std::string& index,
   return out;
 }
 
-// The names `canonical` has in the file of `layout` for an encoder with a
-// gated feed-forward layer or not, the one the header lists first. Empty
-// when the layout has no name for it; {canonical} for enc.
-inline std::vector<std::string> FileNames(enc_checkpoint layout,
-                                          std::string_view canonical,
-                                          bool gated) {
-  if (layout == ENC_CHECKPOINT_ENC) return {std::string(canonical)};
-  std::vector<std::string> out;
+// Whether a model that reads the canonical tensor `name` has a gated
+// feed-forward layer: its gate is read only then. The loader and the header
+// tell the layouts' gated names (ENC_CHECKPOINT_GATED_NAME) by it.
+inline bool IsGateName(std::string_view name) {
+  std::string index;
+  std::string_view rest;
+  return Match("blocks.#.ffn.gate.", name, &index, &rest);
+}
+
+// Where `canonical` is in the file of `layout` for an encoder with a gated
+// feed-forward layer or not: the table's names, the one the header lists
+// first. Empty when the layout has no name for it; {canonical} for enc.
+inline std::vector<FileRef> FileNames(enc_checkpoint layout,
+                                      std::string_view canonical, bool gated) {
+  if (layout == ENC_CHECKPOINT_ENC) return {FileRef{std::string(canonical)}};
+  std::vector<FileRef> out;
   std::string index;
   std::string_view rest;
   for (bool gated_rows : {true, false}) {
@@ -103,61 +131,62 @@ inline std::vector<std::string> FileNames(enc_checkpoint layout,
     for (const NameRow& r : kNames)
       if (r.layout == layout && r.gated == gated_rows &&
           Match(r.canonical, canonical, &index, &rest))
-        out.push_back(Expand(r.file, index, rest));
+        out.push_back(FileRef{Expand(r.file, index, rest), r.part, r.parts});
     if (!out.empty()) break;
   }
   return out;
 }
 
-// The canonical name of a file name of `layout` (unprefixed, as FileNames
-// gives it), or "" when the table has none; *gated says whether a gated
-// row named it.
-inline std::string Canonical(enc_checkpoint layout, std::string_view file,
-                             bool* gated = nullptr) {
-  if (gated != nullptr) *gated = false;
-  if (layout == ENC_CHECKPOINT_ENC) return std::string(file);
-  std::string index;
-  std::string_view rest;
-  for (const NameRow& r : kNames)
-    if (r.layout == layout && Match(r.file, file, &index, &rest)) {
-      if (gated != nullptr) *gated = r.gated;
-      return Expand(r.canonical, index, rest);
-    }
-  return "";
-}
-
-// Every name under which the file may hold the tensor the header lists as
-// `file`, in the order the loader tries them: the table's names, each also
-// with gamma / beta for a norm's weight / bias, then all of them under the
-// layout's prefix.
-inline std::vector<std::string> Candidates(enc_checkpoint layout,
-                                           std::string_view file) {
-  bool gated = false;
-  const std::string canonical = Canonical(layout, file, &gated);
-  if (layout == ENC_CHECKPOINT_ENC || canonical.empty())
-    return {std::string(file)};
-  std::vector<std::string> names = FileNames(layout, canonical, gated);
-  const bool norm = canonical.find("norm") != std::string::npos;
+// Every place the file may hold `canonical`, in the order the loader tries
+// them: the table's names, each also with gamma / beta for a norm's weight /
+// bias, then all of them under the layout's prefix. Empty when the layout
+// has no name for it.
+inline std::vector<FileRef> Candidates(enc_checkpoint layout,
+                                       std::string_view canonical, bool gated) {
+  std::vector<FileRef> refs = FileNames(layout, canonical, gated);
+  if (layout == ENC_CHECKPOINT_ENC || refs.empty()) return refs;
+  const bool norm = canonical.find("norm") != std::string_view::npos;
   auto ends_with = [](const std::string& s, std::string_view suffix) {
     return s.size() >= suffix.size() &&
            s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
   };
   if (norm) {
-    const size_t table_names = names.size();
-    for (size_t i = 0; i < table_names; ++i) {
-      const std::string& s = names[i];
-      if (ends_with(s, ".weight"))
-        names.push_back(s.substr(0, s.size() - 6) + "gamma");
-      else if (ends_with(s, ".bias"))
-        names.push_back(s.substr(0, s.size() - 4) + "beta");
+    const size_t table_refs = refs.size();
+    for (size_t i = 0; i < table_refs; ++i) {
+      FileRef r = refs[i];
+      if (ends_with(r.name, ".weight"))
+        r.name = r.name.substr(0, r.name.size() - 6) + "gamma";
+      else if (ends_with(r.name, ".bias"))
+        r.name = r.name.substr(0, r.name.size() - 4) + "beta";
+      else
+        continue;
+      refs.push_back(r);
     }
   }
   const LayoutRow* row = Find(layout);
   if (row != nullptr && row->prefix[0] != '\0') {
-    const size_t unprefixed = names.size();
-    for (size_t i = 0; i < unprefixed; ++i) names.push_back(row->prefix + names[i]);
+    const size_t unprefixed = refs.size();
+    for (size_t i = 0; i < unprefixed; ++i) {
+      FileRef r = refs[i];
+      r.name = row->prefix + r.name;
+      refs.push_back(r);
+    }
   }
-  return names;
+  return refs;
+}
+
+// The file's name in `layout` for the canonical name every family's
+// checkpoint has (block 0's query weight), with '#' for the block index: how
+// a file in the layout is recognised. Empty for enc.
+inline std::string SignatureName(enc_checkpoint layout) {
+  if (layout == ENC_CHECKPOINT_ENC) return "";
+  std::string index;
+  std::string_view rest;
+  for (const NameRow& r : kNames)
+    if (r.layout == layout && !r.gated &&
+        Match(r.canonical, "blocks.0.attn.q.weight", &index, &rest))
+      return Expand(r.file, "#", rest);
+  return "";
 }
 
 }  // namespace checkpoint

@@ -41,7 +41,8 @@ def Enc_Dialect : Dialect {
     "::mlir::IntegerAttr":$blocks,
     "::mlir::IntegerAttr":$d_ff,
     // On an encoder function: the layout of its weights file's tensor
-    // names (checkpoint_layouts.def); absent: enc.
+    // names (checkpoint_layouts.def), through which the loader finds each
+    // enc.weight's canonical name; absent: enc.
     "::mlir::StringAttr":$checkpoint,
     // On a planned encoder function: floats per row of the activation arena.
     "::mlir::IntegerAttr":$arena_row_floats,

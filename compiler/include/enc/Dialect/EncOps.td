@@ -15,8 +15,11 @@ def Enc_I32Tensor : RankedTensorOf<[I32]>;
 def Enc_WeightOp : Enc_Op<"weight", [Pure]> {
   let summary = "a tensor of the weights file, resolved when the model loads";
   let description = [{
-    Names a tensor of the safetensors file (docs/weights.md) by its name. The
-    compiled model loads, converts and packs it once, in `NAME_load`. With
+    Names a tensor of the safetensors file by its canonical name
+    (docs/weights.md). With a checkpoint layout on the function, the loader
+    finds it in the file through the layout's table (a tensor, or a row
+    slice of a fused tensor). The compiled model loads, converts and packs
+    it once, in `NAME_load`. With
     `allow_extra_rows` the file's tensor may have more rows than the result,
     which holds its first ones (a learned position table longer than
     max_len).

@@ -32,7 +32,7 @@ typedef enum {
  * Hugging Face layout's (docs/weights.md#hugging-face-layouts); the names and
  * prefixes are in enc/checkpoint_layouts.def. */
 typedef enum {
-#define ENC_CHECKPOINT_LAYOUT(Enumerator, Spelling, Prefix) Enumerator,
+#define ENC_CHECKPOINT_LAYOUT(Enumerator, Spelling, Prefix, Family) Enumerator,
 #include "enc/checkpoint_layouts.def"
   ENC_CHECKPOINT_COUNT
 } enc_checkpoint;
@@ -44,7 +44,7 @@ typedef enum {
 typedef struct {
   int32_t kind;          /* enc_slot_kind */
   int32_t num_parts;     /* 1..3 (TABLE: 1) */
-  const char *names[3];  /* safetensors tensor names (docs/weights.md) */
+  const char *names[3];  /* the tensors' canonical names (docs/weights.md) */
   int64_t rows[3];       /* >= 1 each: part i is [rows[i], cols], or [rows[i]]
                             for a VECTOR */
   int64_t cols;          /* >= 1 for matrices and tables, 0 for vectors */
@@ -52,9 +52,11 @@ typedef struct {
                             [rows[0], cols]. > 0: the file may hold more rows
                             (at least max(rows[0], min_file_rows)); only the
                             first rows[0] are kept (embed.positions) */
-  int32_t checkpoint;    /* enc_checkpoint: the layout names[] are in. Other
-                            than enc, the loader also finds each tensor under
-                            the layout's prefix and alternate names */
+  int32_t checkpoint;    /* enc_checkpoint: the layout of the file. With enc
+                            names[] are the file's names; with another
+                            layout the loader finds each canonical name's
+                            tensor (or row slice of a fused tensor) through
+                            the layout's table, its prefix and alternates */
 } enc_weight_desc;
 
 /* Opens the safetensors file `path` and fills slots[i] for descs[i],
