@@ -210,7 +210,7 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
         source = os.path.join(casedir, "config.json")
         with open(source, "w") as f:
             json.dump(cfg, f, indent=2)
-    encc_case.run([encc_case.env("ENCC"), "import", source, "--name", "model", "-o", hf_enc])
+    encc_case.run([encc_case.env("ENCC"), "import", source, "-o", hf_enc])
     text = open(hf_enc).read()
     if not re.search(r"^\s*checkpoint\s*=\s*%s;" % layout, text, re.M):
         raise RuntimeError("%s: encc import wrote no 'checkpoint = %s'" % (config, layout))
