@@ -1031,6 +1031,11 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
   SourceRange R = rangeOfKey(Id);
   switch (static_cast<PositionalKind>(C.Value)) {
   case PositionalKind::Rope:
+    if (std::optional<unsigned> L = choiceValue(SettingId::checkpoint);
+        L && static_cast<CheckpointLayout>(*L) == CheckpointLayout::ModernBert &&
+        Spec.Rope == RopeStyle::Interleaved)
+      error(R, "checkpoint = modernbert needs rope style = halves (its "
+               "family's rotation), but style is interleaved");
     if (auto HD = intOf(SettingId::head_dim); HD && *HD % 2 != 0) {
       if (entry(SettingId::head_dim))
         error(R, "rope needs an even d_k, but head_dim is " + str(*HD));
