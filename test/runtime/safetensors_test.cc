@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,46 @@ TEST(SafeTensors, ViewsAlignedF32InPlace) {
   enc_weights_release(o.w, "missing");
   enc_weights_release(nullptr, "a");
   enc_weights_close(o.w);
+}
+
+// Rows of a tensor (a row slice of a fused one): F32 viewed in place at the
+// slice, F16 converted for the slice alone, rows outside the tensor refused.
+TEST(SafeTensors, ReadsAndViewsRowSlices) {
+  const float f32[6] = {1, 2, 3, 4, 5, 6};
+  const uint16_t f16[3] = {0x3c00, 0xc000, 0x4200};  // 1, -2, 3
+  const std::string header =
+      "{\"w\":{\"dtype\":\"F32\",\"shape\":[3,2],\"data_offsets\":[0,24]},"
+      "\"h\":{\"dtype\":\"F16\",\"shape\":[3],\"data_offsets\":[24,30]}}";
+  std::string padded = header;
+  while ((8 + padded.size()) % 8 != 0) padded.insert(padded.size() - 1, " ");
+  const std::string path = TempPath("rows");
+  WriteRaw(path, File(padded, Bytes(f32, 24) + Bytes(f16, 6)));
+  std::unique_ptr<enc::SafeTensors> file;
+  ASSERT_EQ(ENC_OK, enc::SafeTensors::Open(path, &file)) << enc_last_error();
+  unlink(path.c_str());
+  const float* view = nullptr;
+  ASSERT_EQ(ENC_OK, file->ViewRows("w", {3, 2}, {1, 2}, &view)) << enc_last_error();
+  ASSERT_NE(nullptr, view);
+  EXPECT_EQ(3.0f, view[0]);
+  EXPECT_EQ(6.0f, view[3]);
+  file->ReleaseRows("w", {1, 2});  // pages dropped, data still readable
+  EXPECT_EQ(4.0f, view[1]);
+  float got[2] = {0, 0};
+  ASSERT_EQ(ENC_OK, file->GetRows("h", {3}, {1, 2}, got)) << enc_last_error();
+  EXPECT_EQ(-2.0f, got[0]);
+  EXPECT_EQ(3.0f, got[1]);
+  ASSERT_EQ(ENC_OK, file->ViewRows("h", {3}, {0, 1}, &view));
+  EXPECT_EQ(nullptr, view);  // F16: converted, not viewed
+  // The whole tensor's shape is checked, and named, as for Get.
+  EXPECT_EQ(ENC_ERR_WEIGHTS, file->GetRows("w", {2, 2}, {0, 1}, got));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("'w' has shape [3, 2], expected [2, 2]"))
+      << enc_last_error();
+  EXPECT_EQ(ENC_ERR_INPUT, file->GetRows("w", {3, 2}, {2, 2}, got));
+  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("rows 2..4 are outside its 3"))
+      << enc_last_error();
+  EXPECT_EQ(ENC_ERR_INPUT, file->ViewRows("w", {3, 2}, {-1, 1}, &view));
+  file->ReleaseRows("missing", {0, 1});
+  file->ReleaseRows("w", {3, 1});
 }
 
 TEST(SafeTensors, HalfConversionIsExactForEveryValue) {
