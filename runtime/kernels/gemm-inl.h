@@ -23,7 +23,6 @@
 #define ENC_KERNELS_GEMM_INL_H_
 #endif
 
-#include <hwy/aligned_allocator.h>
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
 
@@ -31,6 +30,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <utility>
 
 #include "kernels/gemm.h"
@@ -76,10 +77,15 @@ HWY_INLINE Blocking BlockingFor(int64_t k) {
 // is narrower than its panels (GatedAct): at least `floats`, grown as needed,
 // kept for the thread's next call.
 inline float* PartialSums(size_t floats) {
-  thread_local hwy::AlignedFreeUniquePtr<float[]> buffer;
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  thread_local std::unique_ptr<float, Free> buffer;
   thread_local size_t capacity = 0;
   if (floats > capacity) {
-    buffer = hwy::AllocateAligned<float>(floats);
+    buffer.reset();
+    const size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+    buffer.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
     capacity = buffer ? floats : 0;
   }
   return buffer.get();
