@@ -1,5 +1,5 @@
-// enc_gemm and enc_gemm_pack against a float64 reference, on every Highway
-// target compiled into the runtime.
+// enc_gemm, enc_gemm_gated and their packing against a float64 reference, on
+// every Highway target compiled into the runtime.
 #include "enc/kernels/gemm.h"
 
 #include <gtest/gtest.h>
