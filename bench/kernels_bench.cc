@@ -1,5 +1,6 @@
 // Kernel benchmarks: attention (BERT-base shapes), a softmax-heavy attention,
-// and LayerNorm rows of 768 (GB/s). Run: kernels_bench [--benchmark_filter=...]
+// LayerNorm rows of 768 (GB/s), and a gated FFN's first half as one fused
+// GEMM against three passes. Run: kernels_bench [--benchmark_filter=...]
 // ENC_TARGET=avx2 (etc.) caps the kernels' Highway target, as in a model.
 #include <benchmark/benchmark.h>
 
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "enc/kernels/attention.h"
+#include "enc/kernels/elementwise.h"
+#include "enc/kernels/gemm.h"
 #include "enc/kernels/norm.h"
 #include "enc/kernels/threads.h"
 #include "enc/runtime.h"
@@ -93,6 +96,67 @@ void BM_LayerNorm(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(bytes * state.iterations()));
 }
 BENCHMARK(BM_LayerNorm)->ArgName("rows")->Arg(128)->Arg(4096)->UseRealTime();
+
+// A gated FFN's gate and up projections and their product,
+// Y = silu(X Wg^T + bg) * (X Wu^T + bu), [m, n] from [m, k]: one
+// enc_gemm_gated call (fused = 1), or what runs without the fusion (0): two
+// enc_gemm calls writing the two [m, n] projections, then enc_mul_rows.
+// Arguments: m, k, n, threads (0 = one per core), fused.
+void BM_GatedFfn(benchmark::State& state) {
+  const int64_t m = state.range(0), k = state.range(1), n = state.range(2);
+  enc_set_num_threads(static_cast<int>(state.range(3)));
+  const bool fused = state.range(4) != 0;
+  const std::vector<float> x = Random(static_cast<size_t>(m * k), 1);
+  const std::vector<float> wg = Random(static_cast<size_t>(n * k), 2);
+  const std::vector<float> wu = Random(static_cast<size_t>(n * k), 3);
+  const std::vector<float> bg = Random(static_cast<size_t>(n), 4);
+  const std::vector<float> bu = Random(static_cast<size_t>(n), 5);
+  std::vector<float> y(static_cast<size_t>(m * n));
+  std::vector<float> g(fused ? 0 : y.size()), u(fused ? 0 : y.size());
+  enc_packed_gated* gated = nullptr;
+  enc_packed_b *pg = nullptr, *pu = nullptr;
+  const bool packed =
+      fused ? enc_gemm_pack_gated(wg.data(), wu.data(), n, k, &gated) == ENC_OK
+            : enc_gemm_pack(wg.data(), n, k, &pg) == ENC_OK &&
+                  enc_gemm_pack(wu.data(), n, k, &pu) == ENC_OK;
+  if (!packed) state.SkipWithError(enc_last_error());
+  for (auto _ : state) {
+    if (fused) {
+      enc_gemm_gated(m, x.data(), k, gated, bg.data(), bu.data(), ENC_ACT_SILU,
+                     y.data(), n);
+    } else {
+      enc_gemm(m, x.data(), k, pg, bg.data(), ENC_ACT_SILU, nullptr, 0,
+               g.data(), n);
+      enc_gemm(m, x.data(), k, pu, bu.data(), ENC_ACT_NONE, nullptr, 0,
+               u.data(), n);
+      enc_mul_rows(m, n, g.data(), n, u.data(), n, y.data(), n);
+    }
+    benchmark::DoNotOptimize(y.data());
+  }
+  const double flops = 2.0 * 2.0 * static_cast<double>(m) * n * k;
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      flops * 1e-9 * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["threads"] = enc_threads_count();
+  enc_gemm_gated_free(gated);
+  enc_gemm_packed_free(pg);
+  enc_gemm_packed_free(pu);
+  enc_set_num_threads(0);
+}
+BENCHMARK(BM_GatedFfn)
+    ->ArgNames({"m", "k", "n", "thr", "fused"})
+    // BERT-base-sized gated FFN (d_ff 2048 per branch) at seq 128, and
+    // ModernBERT-base's (d_ff 1152 per branch) at seq 512; 1 and 2 threads,
+    // fused beside unfused.
+    ->Args({128, 768, 2048, 1, 1})
+    ->Args({128, 768, 2048, 1, 0})
+    ->Args({128, 768, 2048, 2, 1})
+    ->Args({128, 768, 2048, 2, 0})
+    ->Args({512, 768, 1152, 1, 1})
+    ->Args({512, 768, 1152, 1, 0})
+    ->Args({512, 768, 1152, 2, 1})
+    ->Args({512, 768, 1152, 2, 0})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 }  // namespace
 

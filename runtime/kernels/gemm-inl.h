@@ -3,6 +3,9 @@
 // kernels/gemm.h with a pluggable epilogue (kernels/gemm_epilogue-inl.h), and
 // the cache-blocked loop over one (rows x panels) block of Y.
 //
+// The same loop runs the gated GEMM (enc_gemm_gated), whose panels hold gate
+// and up columns of the same outputs and whose epilogue writes half a panel.
+//
 // Blocking, in BLIS terms with X as the broadcast operand: the micro-kernel
 // keeps a kMr x kPanel tile of Y in registers; per step k it loads the kVecs
 // vectors of one W panel row (prefetched ahead) and broadcasts kMr elements of
@@ -27,6 +30,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <utility>
 
 #include "kernels/gemm.h"
@@ -46,7 +51,9 @@ struct Blocking {
   int64_t mc;     // rows per M block (a multiple of kMr)
 };
 
+template <class Shape>
 HWY_INLINE Blocking BlockingFor(int64_t k) {
+  constexpr size_t kMr = Shape::kMr, kPanel = Shape::kPanel;
   const CacheSizes& cache = GetCacheSizes();
   constexpr int64_t kFloat = sizeof(float);
   Blocking b;
@@ -66,14 +73,45 @@ HWY_INLINE Blocking BlockingFor(int64_t k) {
   return b;
 }
 
-// Y rows [m0, m1) x panels [p0, p1), with epilogue Epi.
+// The calling thread's buffer of partial sums for an epilogue whose output
+// is narrower than its panels (GatedAct): at least `floats`, grown as needed,
+// kept for the thread's next call.
+inline float* PartialSums(size_t floats) {
+  struct Free {
+    void operator()(float* p) const { std::free(p); }
+  };
+  thread_local std::unique_ptr<float, Free> buffer;
+  thread_local size_t capacity = 0;
+  if (floats > capacity) {
+    buffer.reset();
+    const size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+    buffer.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+    capacity = buffer ? floats : 0;
+  }
+  return buffer.get();
+}
+
+// Y rows [m0, m1) x panels [p0, p1), with epilogue Epi. Returns false (and
+// computes nothing) only if the partial-sum buffer cannot be allocated.
 template <class Epi>
-void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
+bool Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
+  using Shape = typename Epi::Shape;
+  constexpr int64_t kMr = Shape::kMr, kPanel = Shape::kPanel;
+  constexpr int64_t kOut = Epi::kOutCols;
   static constexpr std::array<RowTileFn, kMr> kTiles =
       MakeRowTiles<Epi>(std::make_index_sequence<kMr>());
-  const Blocking bl = BlockingFor(a.k);
-  const int64_t last_cols = a.n - (a.n - 1) / kPanel * kPanel;
-  const int64_t last_panel = (a.n - 1) / kPanel;
+  const Blocking bl = BlockingFor<Shape>(a.k);
+  const int64_t last_cols = a.n - (a.n - 1) / kOut * kOut;
+  const int64_t last_panel = (a.n - 1) / kOut;
+  // Partial sums between K blocks: in Y when a panel's outputs are as wide
+  // as the panel, else in a buffer of (M block x chunk) panels.
+  float* part = nullptr;
+  int64_t ldp = a.ldy;
+  if (kOut != kPanel && bl.kc < a.k) {
+    ldp = std::min(bl.chunk, p1 - p0) * kPanel;
+    part = PartialSums(static_cast<size_t>(std::min(bl.mc, m1 - m0) * ldp));
+    if (part == nullptr) return false;
+  }
 
   // M block > panel chunk > K block > row tile (> panel, in the tile): the W
   // slice of a chunk stays in L2 across row tiles, the X slice of a row tile
@@ -113,12 +151,14 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
     t.w_stride = a.k * kPanel;
     t.kc = std::min(bl.kc, a.k - s.k0);
     t.ldy = a.ldy;
+    t.ldp = ldp;
     t.panels = pc1 - s.pc0;
     t.last_cols =
-        pc1 - 1 == last_panel ? static_cast<size_t>(last_cols) : kPanel;
+        pc1 - 1 == last_panel ? static_cast<size_t>(last_cols) : kOut;
     t.first = s.k0 == 0;
     t.last = s.k0 + t.kc == a.k;
-    t.bias = a.bias ? a.bias + s.pc0 * kPanel : nullptr;
+    t.bias = a.bias ? a.bias + s.pc0 * kOut : nullptr;
+    t.bias2 = a.bias2 ? a.bias2 + s.pc0 * kOut : nullptr;
     t.ldr = a.ldr;
     t.far = &far;
     t.far_lines = (far.runs * far.run_lines + tiles - 1) / tiles;
@@ -130,29 +170,51 @@ void Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
       rows = left > mr && left - mr < mr / 2 ? (left + 1) / 2
                                              : std::min(mr, left);
       t.x = a.x + m * a.ldx + s.k0;
-      t.y = a.y + m * a.ldy + s.pc0 * kPanel;
-      t.res = a.residual ? a.residual + m * a.ldr + s.pc0 * kPanel : nullptr;
+      t.y = a.y + m * a.ldy + s.pc0 * kOut;
+      t.part = part != nullptr ? part + (m - s.mc0) * ldp : t.y;
+      t.res = a.residual ? a.residual + m * a.ldr + s.pc0 * kOut : nullptr;
       kTiles[rows - 1](t);
     }
   }
+  return true;
 }
 
 }  // namespace gemm_detail
 
 // Rows [m0, m1) and panels [p0, p1) of one enc_gemm call on this target.
-void GemmBlock(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0,
+bool GemmBlock(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0,
                int64_t p1) {
   using gemm_detail::BiasActResidual;
   using gemm_detail::Block;
+  bool ok = false;
   WithActivation(a.act, [&](auto act) {
-    Block<BiasActResidual<decltype(act)::value>>(a, m0, m1, p0, p1);
+    ok = Block<BiasActResidual<decltype(act)::value>>(a, m0, m1, p0, p1);
   });
+  return ok;
 }
 
-// This target's GEMM and the packed layout it reads.
+// Likewise for one enc_gemm_gated call.
+bool GatedBlock(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0,
+                int64_t p1) {
+  using gemm_detail::Block;
+  using gemm_detail::GatedAct;
+  bool ok = false;
+  WithActivation(a.act, [&](auto act) {
+    ok = Block<GatedAct<decltype(act)::value>>(a, m0, m1, p0, p1);
+  });
+  return ok;
+}
+
+// This target's GEMMs and the packed layouts they read.
 GemmKernel GetGemmKernel() {
-  return GemmKernel{HWY_TARGET, static_cast<int64_t>(gemm_detail::kPanel),
-                    static_cast<int64_t>(gemm_detail::kMr), &GemmBlock};
+  using gemm_detail::GatedTile;
+  using gemm_detail::PlainTile;
+  GemmKernel kernel;
+  kernel.plain = {HWY_TARGET, static_cast<int64_t>(PlainTile::kPanel),
+                  static_cast<int64_t>(PlainTile::kMr), &GemmBlock};
+  kernel.gated = {HWY_TARGET, static_cast<int64_t>(GatedTile::kPanel),
+                  static_cast<int64_t>(GatedTile::kMr), &GatedBlock};
+  return kernel;
 }
 
 }  // namespace HWY_NAMESPACE

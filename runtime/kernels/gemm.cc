@@ -3,6 +3,7 @@
 #include "kernels/gemm.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
@@ -45,19 +46,94 @@ struct Partition {
   GemmBlockFn block;
   int64_t panels;
   int64_t row_step;  // rows per row block, a multiple of the tile's rows
+  std::atomic<bool> failed{false};
 };
 
 void RunUnits(void* ctx, int64_t begin, int64_t end) {
-  const Partition& part = *static_cast<const Partition*>(ctx);
+  Partition& part = *static_cast<Partition*>(ctx);
   const GemmArgs& a = *part.args;
   while (begin < end) {
     const int64_t rb = begin / part.panels, p0 = begin % part.panels;
     const int64_t p1 = std::min(part.panels, p0 + (end - begin));
     const int64_t m0 = rb * part.row_step;
     const int64_t m1 = std::min(a.m, m0 + part.row_step);
-    part.block(a, m0, m1, p0, p1);
+    if (!part.block(a, m0, m1, p0, p1)) {
+      part.failed.store(true, std::memory_order_relaxed);
+      return;
+    }
     begin += p1 - p0;
   }
+}
+
+// Checks what enc_gemm and enc_gemm_gated share: w, m, act, x, y and their
+// strides (n output columns), and that x and y do not overlap. ENC_OK with
+// *done set when m == 0 (nothing to do).
+enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
+                     const enc_packed_b* w, enc_activation act, float* y,
+                     int64_t ldy, bool* done) {
+  *done = true;
+  if (w == nullptr) return Fail(ENC_ERR_INPUT, "%s: w is NULL", fn);
+  if (m < 0) {
+    return Fail(ENC_ERR_INPUT, "%s: m (%lld) is negative", fn,
+                static_cast<long long>(m));
+  }
+  const int64_t n = w->n, k = w->k;
+  if (n < 1 || k < 1 || w->data == nullptr || w->layout.block == nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: w is not a packed matrix", fn);
+  }
+  const int act_value = EnumArg(act);  // may be any int, from C
+  if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_SILU) {
+    return Fail(ENC_ERR_INPUT, "%s: unknown activation %d", fn, act_value);
+  }
+  if (m == 0) return ENC_OK;
+  if (x == nullptr) return Fail(ENC_ERR_INPUT, "%s: x is NULL", fn);
+  if (y == nullptr) return Fail(ENC_ERR_INPUT, "%s: y is NULL", fn);
+  if (ldx < k) {
+    return Fail(ENC_ERR_INPUT, "%s: ldx (%lld) is less than k (%lld)", fn,
+                static_cast<long long>(ldx), static_cast<long long>(k));
+  }
+  if (ldy < n) {
+    return Fail(ENC_ERR_INPUT, "%s: ldy (%lld) is less than n (%lld)", fn,
+                static_cast<long long>(ldy), static_cast<long long>(n));
+  }
+  if (Overlap(x, (m - 1) * ldx + k, y, (m - 1) * ldy + n)) {
+    return Fail(ENC_ERR_INPUT, "%s: x overlaps y", fn);
+  }
+  *done = false;
+  return ENC_OK;
+}
+
+// Runs a validated call over the thread pool, in units of w's panels;
+// `products`: the weight matrices (enc_gemm 1; enc_gemm_gated 2, gate and
+// up).
+enc_status Run(const char* fn, const GemmArgs& args, const enc_packed_b& w,
+               int products) {
+  const GemmLayout& layout = w.layout;
+  // Threads by work: each one gets at least kMinMacsPerThread.
+  const double macs =
+      static_cast<double>(args.m) * args.n * args.k * products;
+  const int threads = static_cast<int>(std::max<double>(
+      1, std::min<double>(enc_threads_count(), macs / kMinMacsPerThread)));
+  // Units: whole panels (each thread then reads only its part of W), and row
+  // blocks as well when there are too few panels for the guided split to
+  // balance (a unit should be at most ~1/8 of a thread's share).
+  Partition part;
+  part.args = &args;
+  part.block = layout.block;
+  part.panels = w.panels;
+  const int64_t tiles = (args.m + layout.rows - 1) / layout.rows;
+  int64_t row_blocks = 1;
+  if (threads > 1) {
+    const int64_t want = 8 * int64_t{threads};
+    row_blocks = std::min(tiles, (want + part.panels - 1) / part.panels);
+  }
+  part.row_step = (tiles + row_blocks - 1) / row_blocks * layout.rows;
+  row_blocks = (args.m + part.row_step - 1) / part.row_step;
+  ParallelForGuided(row_blocks * part.panels, 1, threads, &RunUnits, &part);
+  if (part.failed.load()) {
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate the partial sums", fn);
+  }
+  return ENC_OK;
 }
 
 }  // namespace
@@ -68,38 +144,18 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
                                enc_activation act, const float* residual,
                                int64_t ldr, float* y, int64_t ldy) {
   using enc::Fail;
-  if (w == nullptr) return Fail(ENC_ERR_INPUT, "enc_gemm: w is NULL");
-  if (m < 0) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: m (%lld) is negative",
-                static_cast<long long>(m));
+  const char* fn = "enc_gemm";
+  bool done = false;
+  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, w, act, y, ldy, &done)) {
+    return s;
   }
+  if (done) return ENC_OK;
   const int64_t n = w->n, k = w->k;
-  if (n < 1 || k < 1 || w->data == nullptr || w->kernel.block == nullptr) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a packed matrix");
-  }
-  const int act_value = enc::EnumArg(act);  // may be any int, from C
-  if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_SILU) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: unknown activation %d", act_value);
-  }
-  if (m == 0) return ENC_OK;
-  if (x == nullptr) return Fail(ENC_ERR_INPUT, "enc_gemm: x is NULL");
-  if (y == nullptr) return Fail(ENC_ERR_INPUT, "enc_gemm: y is NULL");
-  if (ldx < k) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: ldx (%lld) is less than k (%lld)",
-                static_cast<long long>(ldx), static_cast<long long>(k));
-  }
-  if (ldy < n) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: ldy (%lld) is less than n (%lld)",
-                static_cast<long long>(ldy), static_cast<long long>(n));
-  }
   if (residual != nullptr && ldr < n) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: ldr (%lld) is less than n (%lld)",
                 static_cast<long long>(ldr), static_cast<long long>(n));
   }
   const int64_t y_len = (m - 1) * ldy + n;
-  if (enc::Overlap(x, (m - 1) * ldx + k, y, y_len)) {
-    return Fail(ENC_ERR_INPUT, "enc_gemm: x overlaps y");
-  }
   if (residual != nullptr &&
       enc::Overlap(residual, (m - 1) * ldr + n, y, y_len)) {
     const bool in_place = residual == y && ldr == ldy;
@@ -112,31 +168,26 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
                   "enc_gemm: residual may be y only without an activation");
     }
   }
+  const enc::GemmArgs args{m,   n,        k,   x, ldx, w->data, bias,
+                           nullptr, act, residual, ldr, y, ldy};
+  return enc::Run(fn, args, *w, 1);
+}
 
-  const enc::GemmArgs args{m,    n,   k,        x,   ldx, w->data,
-                           bias, act, residual, ldr, y,   ldy};
-  const enc::GemmKernel& kernel = w->kernel;
-  // Threads by work: each one gets at least kMinMacsPerThread.
-  const double macs = static_cast<double>(m) * n * k;
-  const int threads = static_cast<int>(std::max<double>(
-      1, std::min<double>(enc_threads_count(), macs / enc::kMinMacsPerThread)));
-  // Units: whole panels (each thread then reads only its part of W), and row
-  // blocks as well when there are too few panels for the guided split to
-  // balance (a unit should be at most ~1/8 of a thread's share).
-  enc::Partition part;
-  part.args = &args;
-  part.block = kernel.block;
-  part.panels = w->panels;
-  const int64_t tiles = (m + kernel.rows - 1) / kernel.rows;
-  int64_t row_blocks = 1;
-  if (threads > 1) {
-    const int64_t want = 8 * int64_t{threads};
-    row_blocks = std::min(tiles, (want + part.panels - 1) / part.panels);
+extern "C" enc_status enc_gemm_gated(int64_t m, const float* x, int64_t ldx,
+                                     const enc_packed_gated* w,
+                                     const float* bias_gate,
+                                     const float* bias_up, enc_activation act,
+                                     float* y, int64_t ldy) {
+  const char* fn = "enc_gemm_gated";
+  const enc_packed_b* packed = w != nullptr ? &w->packed : nullptr;
+  bool done = false;
+  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, packed, act, y, ldy, &done)) {
+    return s;
   }
-  part.row_step = (tiles + row_blocks - 1) / row_blocks * kernel.rows;
-  row_blocks = (m + part.row_step - 1) / part.row_step;
-  enc::ParallelForGuided(row_blocks * part.panels, 1, threads, &enc::RunUnits,
-                         &part);
-  return ENC_OK;
+  if (done) return ENC_OK;
+  const enc::GemmArgs args{m,       packed->n, packed->k, x, ldx,
+                           packed->data, bias_gate, bias_up, act, nullptr,
+                           0,       y,         ldy};
+  return enc::Run(fn, args, *packed, 2);
 }
 #endif  // HWY_ONCE

@@ -12,13 +12,14 @@ namespace enc {
 // The widest panel of any target (gemm_tile-inl.h checks its own).
 inline constexpr int64_t kMaxGemmPanel = 64;
 
-// One enc_gemm call, validated.
+// One enc_gemm or enc_gemm_gated call, validated.
 struct GemmArgs {
-  int64_t m, n, k;
+  int64_t m, n, k;  // n: output columns
   const float* x;
   int64_t ldx;
   const float* w;  // packed panels
-  const float* bias;
+  const float* bias;   // enc_gemm's bias, enc_gemm_gated's gate bias
+  const float* bias2;  // enc_gemm_gated's up bias (enc_gemm: null)
   enc_activation act;
   const float* residual;
   int64_t ldr;
@@ -26,18 +27,25 @@ struct GemmArgs {
   int64_t ldy;
 };
 
-// Computes rows [m0, m1) and panels [p0, p1) of Y, epilogue included.
-using GemmBlockFn = void (*)(const GemmArgs& args, int64_t m0, int64_t m1,
+// Computes rows [m0, m1) and panels [p0, p1) of Y, epilogue included; false
+// if it could not allocate its scratch (then it computed nothing).
+using GemmBlockFn = bool (*)(const GemmArgs& args, int64_t m0, int64_t m1,
                              int64_t p0, int64_t p1);
 
-// The GEMM of one Highway target and the packed layout it reads. The tile
-// (and hence the panel width) is a per-target constant: the register file
-// decides it (gemm-inl.h).
-struct GemmKernel {
+// A packed layout and the block function that reads it. The tile (and hence
+// the panel width) is a per-target constant: the register file decides it
+// (gemm_tile-inl.h).
+struct GemmLayout {
   int64_t target;  // the HWY_* target
-  int64_t panel;   // columns per packed panel
-  int64_t rows;    // rows per micro-tile (the unit of an M split)
+  int64_t panel;  // packed columns per panel
+  int64_t rows;   // rows per micro-tile (the unit of an M split)
   GemmBlockFn block;
+};
+
+// The GEMMs of one Highway target: the plain one (enc_gemm) and the gated
+// one (enc_gemm_gated), whose panel is half gate, half up columns.
+struct GemmKernel {
+  GemmLayout plain, gated;
 };
 
 // The kernel of the target ENC_DYNAMIC_DISPATCH (src/dispatch.h) chooses now
@@ -54,8 +62,16 @@ GemmKernel ChooseGemmKernel();
 // another's, so a layout and a kernel cannot mismatch.
 struct enc_packed_b {
   int64_t n, k, panels;
-  enc::GemmKernel kernel;
-  float* data;  // 64-byte aligned, panels * k * kernel.panel floats
+  enc::GemmLayout layout;
+  float* data;  // 64-byte aligned, panels * k * layout.panel floats
+};
+
+// Packed gated weight: the same panels, of which the first half of the
+// columns of panel p are gate rows [p * half, (p + 1) * half) and the second
+// half the up rows of the same outputs (half = layout.panel / 2), each half
+// zero-padded past n. `packed.n` is n, the outputs (rows of each part).
+struct enc_packed_gated {
+  enc_packed_b packed;
 };
 
 #endif  // ENC_RUNTIME_KERNELS_GEMM_H_

@@ -32,23 +32,36 @@ using V = hn::Vec<D>;
 
 constexpr size_t kLanes = hn::MaxLanes(D());
 
-// The tile: kMr rows x kVecs vectors of accumulators, which with the kVecs
-// vectors of a W panel row and one broadcast of X fill the register file.
+// A tile shape: kMr rows x kVecs vectors of accumulators, which with the
+// kVecs vectors of a W panel row and one broadcast of X fill the register
+// file. A panel is exactly one tile wide (kPanel columns): every W line
+// fetched is used.
+template <size_t kRows, size_t kVecsPerRow>
+struct TileShape {
+  static constexpr size_t kMr = kRows;
+  static constexpr size_t kVecs = kVecsPerRow;
+  static constexpr size_t kPanel = kVecs * kLanes;
+  static_assert(kPanel <= kMaxGemmPanel, "pack.cc packs at most kMaxGemmPanel");
+};
+
+// The plain GEMM's tile, and the gated GEMM's: the latter holds gate and up
+// columns of the same outputs, so its vectors per row are even (the first
+// half gate, the second up; kernels/gemm_epilogue-inl.h).
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 // 32 zmm: 8 x 3 = 24 accumulators + 3 + 1.
 // (12 x 2, 14 x 2 and 6 x 4 measured the same or up to 8% slower on the
 // BERT shapes, on a Xeon with 48 KiB L1 and 2 MiB L2.)
-constexpr size_t kVecs = 3;
-constexpr size_t kMr = 8;
+using PlainTile = TileShape<8, 3>;
+// 3 vectors do not split in two; 6 x 4 = 24 accumulators + 4 + 1 keeps the
+// register file as full, with 10 loads (4 W vectors, 6 broadcasts) per 24
+// FMAs, where 12 x 2 would take 14 (2 + 12).
+using GatedTile = TileShape<6, 4>;
 #else
 // 16 registers: 6 x 2 = 12 accumulators + 2 + 1 (6x16 on AVX2, as MLAS and
-// BLIS use on FMA3 CPUs).
-constexpr size_t kVecs = 2;
-constexpr size_t kMr = 6;
+// BLIS use on FMA3 CPUs); the gated tile splits it 1 gate + 1 up vector.
+using PlainTile = TileShape<6, 2>;
+using GatedTile = TileShape<6, 2>;
 #endif
-// Columns per tile and per packed panel: every W line fetched is used.
-constexpr size_t kPanel = kVecs * kLanes;
-static_assert(kPanel <= kMaxGemmPanel, "pack.cc packs at most kMaxGemmPanel");
 
 // Rows whose epilogue runs at once (kernels/gemm_epilogue-inl.h): 2 x kVecs
 // activations interleave, and fit the registers the stored rows release.
@@ -62,8 +75,10 @@ constexpr size_t kLineFloats = 64 / sizeof(float);
 struct TileView {
   float* y;  // (row 0, column 0) of the tile
   int64_t ldy;
-  size_t cols;        // valid columns: kPanel except in a last, partial panel
+  size_t cols;        // valid output columns: all of the tile's except in
+                      // a last, partial panel
   const float* bias;  // at column 0, or null
+  const float* bias2;  // the gated epilogue's up bias, at column 0, or null
   const float* res;   // at (row 0, column 0), or null
   int64_t ldr;
 };
@@ -112,28 +127,40 @@ struct PrefetchStream {
 };
 
 // One call of the micro-kernel: a row tile across panels [0, panels) of a
-// chunk, for one K block.
+// chunk, for one K block. Between K blocks the tile's partial sums (kPanel
+// columns per panel) wait in `part`: Y itself when the epilogue writes as
+// many columns as a panel has, a scratch buffer when it writes fewer.
 struct RowTileIo {
   const float* x;  // X at (row 0 of the tile, k0)
   int64_t ldx;
   const float* w;  // the chunk's first panel at row k0
   int64_t w_stride;  // floats from one panel to the next
   int64_t kc;
-  float* y;  // Y at (row 0, column 0 of the first panel)
+  float* y;  // Y at (row 0, output column 0 of the first panel)
   int64_t ldy;
+  float* part;  // partial sums at (row 0, column 0 of the first panel)
+  int64_t ldp;
   int64_t panels;
-  size_t last_cols;  // valid columns of the last panel
+  size_t last_cols;  // valid output columns of the last panel
   bool first;        // the first K block: start from Epi::Init
   bool last;         // the last K block: finish with Epi::Finish
-  const float* bias;  // at column 0 of the first panel, or null
-  const float* res;   // at (row 0, column 0 of the first panel), or null
+  const float* bias;   // at output column 0 of the first panel, or null
+  const float* bias2;  // likewise (the gated epilogue's up bias), or null
+  const float* res;  // at (row 0, output column 0 of the first panel), or null
   int64_t ldr;
   PrefetchStream* far;  // the next W block, shared by the row tiles
   int64_t far_lines;    // this tile's share of it
 };
 
+// Epi (kernels/gemm_epilogue-inl.h) names its tile shape, Epi::Shape, and the
+// output columns of a panel, Epi::kOutCols: Shape::kPanel, or half of it for
+// the gated epilogue.
 template <class Epi, size_t kRows>
 HWY_NOINLINE void RowTile(const RowTileIo& t) {
+  using Shape = typename Epi::Shape;
+  constexpr size_t kVecs = Shape::kVecs, kPanel = Shape::kPanel;
+  constexpr int64_t kOut = static_cast<int64_t>(Epi::kOutCols);
+  constexpr bool kPartsInY = Epi::kOutCols == kPanel;
   const D d;
   const float* HWY_RESTRICT x[kRows];
   for (size_t r = 0; r < kRows; ++r) x[r] = t.x + r * t.ldx;
@@ -144,12 +171,15 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
       far_left > 0 ? std::max<int64_t>(1, steps / far_left) : t.kc;
   for (int64_t p = 0; p < t.panels; ++p) {
     TileView view;
-    view.y = t.y + p * static_cast<int64_t>(kPanel);
+    view.y = t.y + p * kOut;
     view.ldy = t.ldy;
-    view.cols = p + 1 == t.panels ? t.last_cols : kPanel;
-    view.bias = t.bias ? t.bias + p * static_cast<int64_t>(kPanel) : nullptr;
-    view.res = t.res ? t.res + p * static_cast<int64_t>(kPanel) : nullptr;
+    view.cols = p + 1 == t.panels ? t.last_cols : Epi::kOutCols;
+    view.bias = t.bias ? t.bias + p * kOut : nullptr;
+    view.bias2 = t.bias2 ? t.bias2 + p * kOut : nullptr;
+    view.res = t.res ? t.res + p * kOut : nullptr;
     view.ldr = t.ldr;
+    float* part = t.part + p * static_cast<int64_t>(kPanel);
+    const size_t part_cols = kPartsInY ? view.cols : kPanel;
 
     V acc[kRows][kVecs];
     if (t.first) {
@@ -157,7 +187,7 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
     } else {  // the partial sums of the earlier K blocks
       for (size_t r = 0; r < kRows; ++r) {
         for (size_t v = 0; v < kVecs; ++v) {
-          acc[r][v] = LoadCols(d, view.y + r * view.ldy, v, view.cols);
+          acc[r][v] = LoadCols(d, part + r * t.ldp, v, part_cols);
         }
       }
     }
@@ -192,7 +222,7 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
     } else {
       for (size_t r = 0; r < kRows; ++r) {
         for (size_t v = 0; v < kVecs; ++v) {
-          StoreCols(acc[r][v], d, view.y + r * view.ldy, v, view.cols);
+          StoreCols(acc[r][v], d, part + r * t.ldp, v, part_cols);
         }
       }
     }
@@ -201,7 +231,7 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
 
 using RowTileFn = void (*)(const RowTileIo&);
 
-// RowTile<Epi, 1> ... RowTile<Epi, kMr>, indexed by rows - 1.
+// RowTile<Epi, 1> ... RowTile<Epi, Epi::Shape::kMr>, indexed by rows - 1.
 template <class Epi, size_t... kRowsMinus1>
 constexpr std::array<RowTileFn, sizeof...(kRowsMinus1)> MakeRowTiles(
     std::index_sequence<kRowsMinus1...>) {

@@ -33,6 +33,7 @@ const char* KindName(int32_t kind) {
     case ENC_SLOT_VECTOR: return "VECTOR";
     case ENC_SLOT_PACKED_MATRIX: return "PACKED_MATRIX";
     case ENC_SLOT_TABLE: return "TABLE";
+    case ENC_SLOT_PACKED_GATED: return "PACKED_GATED";
   }
   return "?";
 }
@@ -48,16 +49,26 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
                      int64_t* rows, uint64_t* floats) {
   const char* name = FirstName(d);
   if (d.kind != ENC_SLOT_VECTOR && d.kind != ENC_SLOT_PACKED_MATRIX &&
-      d.kind != ENC_SLOT_TABLE) {
+      d.kind != ENC_SLOT_TABLE && d.kind != ENC_SLOT_PACKED_GATED) {
     return Fail(ENC_ERR_INPUT, "%s: descriptor %d ('%s'): unknown kind %d", fn,
                 i, name, d.kind);
   }
-  const int32_t max_parts = d.kind == ENC_SLOT_TABLE ? 1 : 3;
-  if (d.num_parts < 1 || d.num_parts > max_parts) {
+  // Parts: a TABLE has one, a PACKED_GATED exactly two (gate, up).
+  const bool gated = d.kind == ENC_SLOT_PACKED_GATED;
+  const int32_t min_parts = gated ? 2 : 1;
+  const int32_t max_parts = d.kind == ENC_SLOT_TABLE ? 1 : gated ? 2 : 3;
+  if (d.num_parts < min_parts || d.num_parts > max_parts) {
     return Fail(ENC_ERR_INPUT,
-                "%s: descriptor %d ('%s'): num_parts (%d) is outside 1..%d for "
+                "%s: descriptor %d ('%s'): num_parts (%d) is outside %d..%d for "
                 "a %s",
-                fn, i, name, d.num_parts, max_parts, KindName(d.kind));
+                fn, i, name, d.num_parts, min_parts, max_parts,
+                KindName(d.kind));
+  }
+  if (gated && d.rows[0] != d.rows[1]) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): a PACKED_GATED's gate and up parts "
+                "differ in rows (%lld and %lld)",
+                fn, i, name, (long long)d.rows[0], (long long)d.rows[1]);
   }
   uint64_t total = 0;
   for (int32_t p = 0; p < d.num_parts; ++p) {
@@ -344,18 +355,46 @@ enc_status CheckAllPresent(enc_weights* w, const std::vector<ResolvedSlot>& slot
 }
 
 void FreeSlot(int32_t kind, void* slot) {
-  if (kind == ENC_SLOT_PACKED_MATRIX) {
-    enc_gemm_packed_free(static_cast<enc_packed_b*>(slot));
-  } else {
-    std::free(slot);
+  switch (static_cast<enc_slot_kind>(kind)) {
+    case ENC_SLOT_PACKED_MATRIX:
+      enc_gemm_packed_free(static_cast<enc_packed_b*>(slot));
+      return;
+    case ENC_SLOT_PACKED_GATED:
+      enc_gemm_gated_free(static_cast<enc_packed_gated*>(slot));
+      return;
+    case ENC_SLOT_VECTOR:
+    case ENC_SLOT_TABLE:
+      std::free(slot);
+      return;
   }
+  std::free(slot);  // not reached: descriptors are checked before loading
 }
 
-// A PACKED_MATRIX whose parts are all F32 in the file is packed straight
+bool IsPackedKind(int32_t kind) {
+  return kind == ENC_SLOT_PACKED_MATRIX || kind == ENC_SLOT_PACKED_GATED;
+}
+
+// Packs the parts of a PACKED_MATRIX or PACKED_GATED descriptor into *slot.
+enc_status PackParts(const enc_weight_desc& d, const float* const* parts,
+                     void** slot) {
+  if (d.kind == ENC_SLOT_PACKED_GATED) {
+    enc_packed_gated* gated = nullptr;
+    enc_status s =
+        enc_gemm_pack_gated(parts[0], parts[1], d.rows[0], d.cols, &gated);
+    *slot = gated;
+    return s;
+  }
+  enc_packed_b* packed = nullptr;
+  enc_status s = enc_gemm_pack_parts(d.num_parts, parts, d.rows, d.cols, &packed);
+  *slot = packed;
+  return s;
+}
+
+// A packed slot whose parts are all F32 in the file is packed straight
 // from the mapping, a row slice of a fused tensor included: no float copy.
 // *done is false (and nothing happened) if a part needs conversion.
 enc_status PackFromFile(enc_weights* w, const ResolvedSlot& r, bool* done,
-                        enc_packed_b** packed) {
+                        void** packed) {
   const enc_weight_desc& d = r.d;
   *done = false;
   const float* parts[3] = {nullptr, nullptr, nullptr};
@@ -366,7 +405,7 @@ enc_status PackFromFile(enc_weights* w, const ResolvedSlot& r, bool* done,
     if (parts[p] == nullptr) return ENC_OK;
   }
   *done = true;
-  enc_status s = enc_gemm_pack_parts(d.num_parts, parts, d.rows, d.cols, packed);
+  enc_status s = PackParts(d, parts, packed);
   for (int32_t p = 0; p < d.num_parts; ++p)
     enc::FileOf(w).ReleaseRows(r.parts[p].tensor, RowsOf(r, p));
   return s;
@@ -380,8 +419,8 @@ enc_status LoadSlot(enc_weights* w, const ResolvedSlot& r, int32_t i,
   int64_t rows = 0;
   uint64_t floats = 0;
   if (enc_status s = CheckDesc("enc_model_load", d, i, &rows, &floats)) return s;
-  const bool packed_kind = d.kind == ENC_SLOT_PACKED_MATRIX;
-  enc_packed_b* packed = nullptr;
+  const bool packed_kind = IsPackedKind(d.kind);
+  void* packed = nullptr;
   if (packed_kind) {
     bool done = false;
     enc_status s = PackFromFile(w, r, &done, &packed);
@@ -412,8 +451,13 @@ enc_status LoadSlot(enc_weights* w, const ResolvedSlot& r, int32_t i,
     *slot = data;
     return ENC_OK;
   }
-  // The concatenation [rows, cols] is packed once; the scratch is reused.
-  s = enc_gemm_pack(data, rows, d.cols, &packed);
+  // The parts, read one after another, are packed once; the scratch is
+  // reused.
+  const float* parts[3] = {data, nullptr, nullptr};
+  for (int32_t p = 1; p < d.num_parts; ++p) {
+    parts[p] = parts[p - 1] + d.rows[p - 1] * d.cols;
+  }
+  s = PackParts(d, parts, &packed);
   if (s != ENC_OK) {
     const std::string why = enc_last_error();
     return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), name,

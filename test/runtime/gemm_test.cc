@@ -1,5 +1,5 @@
-// enc_gemm and enc_gemm_pack against a float64 reference, on every Highway
-// target compiled into the runtime.
+// enc_gemm, enc_gemm_gated and their packing against a float64 reference, on
+// every Highway target compiled into the runtime.
 #include "enc/kernels/gemm.h"
 
 #include <gtest/gtest.h>
@@ -233,8 +233,8 @@ TEST_P(GemmTargetTest, PackedLayout) {
     Packed packed = Pack(w, n, k);
     ASSERT_TRUE(packed);
     const enc_packed_b& p = *packed;
-    EXPECT_EQ(p.kernel.target, GetParam());
-    const int64_t width = p.kernel.panel;
+    EXPECT_EQ(p.layout.target, GetParam());
+    const int64_t width = p.layout.panel;
     ASSERT_GE(width, 1);
     ASSERT_LE(width, enc::kMaxGemmPanel);
     EXPECT_EQ(p.panels, (n + width - 1) / width);
@@ -486,6 +486,219 @@ TEST_F(GemmValidationTest, Gemm) {
   // m == 0 is a valid no-op, even without buffers.
   EXPECT_EQ(enc_gemm(0, nullptr, k_, w, nullptr, ENC_ACT_NONE, nullptr, 0,
                      nullptr, n_),
+            ENC_OK);
+}
+
+// --- the gated GEMM -----------------------------------------------------------
+
+struct GatedDeleter {
+  void operator()(enc_packed_gated* p) const { enc_gemm_gated_free(p); }
+};
+using PackedGated = std::unique_ptr<enc_packed_gated, GatedDeleter>;
+
+PackedGated PackGated(const std::vector<float>& gate,
+                      const std::vector<float>& up, int64_t n, int64_t k) {
+  enc_packed_gated* p = nullptr;
+  EXPECT_EQ(enc_gemm_pack_gated(gate.data(), up.data(), n, k, &p), ENC_OK)
+      << enc_last_error();
+  return PackedGated(p);
+}
+
+// Y = act(X Wg^T + bg) * (X Wu^T + bu) with every activation and each
+// combination of biases, against float64: each element within a bound from
+// the magnitudes of its two dot products; the padding between rows of Y is
+// untouched.
+void CheckGatedShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const int64_t ldx = k + 1, ldy = n + 3;
+  const std::vector<float> x = Random(m * ldx, rng);
+  const std::vector<float> wg = Random(n * k, rng), wu = Random(n * k, rng);
+  const std::vector<float> bg = Random(n, rng), bu = Random(n, rng);
+  PackedGated packed = PackGated(wg, wu, n, k);
+  ASSERT_TRUE(packed);
+  EXPECT_EQ(enc_gemm_gated_n(packed.get()), n);
+  EXPECT_EQ(enc_gemm_gated_k(packed.get()), k);
+
+  std::vector<double> g(m * n), u(m * n), mag_g(m * n), mag_u(m * n);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      double sg = 0, su = 0, ag = 0, au = 0;
+      for (int64_t l = 0; l < k; ++l) {
+        const double xv = x[i * ldx + l];
+        sg += xv * wg[j * k + l];
+        su += xv * wu[j * k + l];
+        ag += std::fabs(xv * wg[j * k + l]);
+        au += std::fabs(xv * wu[j * k + l]);
+      }
+      g[i * n + j] = sg;
+      u[i * n + j] = su;
+      mag_g[i * n + j] = ag;
+      mag_u[i * n + j] = au;
+    }
+  }
+  for (int biases = 0; biases < 4; ++biases) {  // bit 0: gate, bit 1: up
+    const bool use_bg = biases & 1, use_bu = biases & 2;
+    for (int a = 0; a <= ENC_ACT_SILU; ++a) {
+      const auto act = static_cast<enc_activation>(a);
+      std::vector<float> y(m * ldy, 12345.0f);
+      ASSERT_EQ(enc_gemm_gated(m, x.data(), ldx, packed.get(),
+                               use_bg ? bg.data() : nullptr,
+                               use_bu ? bu.data() : nullptr, act, y.data(), ldy),
+                ENC_OK)
+          << enc_last_error();
+      int bad = 0;
+      for (int64_t i = 0; i < m && bad < 5; ++i) {
+        for (int64_t j = 0; j < ldy; ++j) {
+          const float got = y[i * ldy + j];
+          if (j >= n) {
+            if (got != 12345.0f) ++bad;
+            EXPECT_EQ(got, 12345.0f) << "row " << i << " col " << j;
+            continue;
+          }
+          const double gate = RefAct(g[i * n + j] + (use_bg ? bg[j] : 0.0), act);
+          const double up = u[i * n + j] + (use_bu ? bu[j] : 0.0);
+          const double want = gate * up;
+          // The activations' slopes stay below 1.2: an error e in the gate's
+          // sum moves the product by at most 1.2 e |up|.
+          const double tol =
+              2e-6 * ((mag_g[i * n + j] + 1.0) * 1.2 * (std::fabs(up) + 1.0) +
+                      (mag_u[i * n + j] + 1.0) * (std::fabs(gate) + 1.0)) +
+              1e-6 * std::fabs(want);
+          if (!(std::fabs(got - want) <= tol)) {
+            ++bad;
+            ADD_FAILURE() << "m=" << m << " n=" << n << " k=" << k
+                          << " bias_gate=" << use_bg << " bias_up=" << use_bu
+                          << " act=" << ActName(act) << " at (" << i << ", "
+                          << j << "): got " << got << " want " << want;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_P(GemmTargetTest, GatedShapesAndActivations) {
+  const int64_t shapes[][3] = {
+      {1, 1, 1},    {1, 1, 2},     {2, 3, 1},    {3, 17, 64},  {17, 3, 33},
+      // Around the gated tiles (AVX2/SSE4 6 rows x 8 / 4 outputs, AVX-512
+      // 6 x 32): M, N one below, at and one above; K = 1 and 2.
+      {5, 7, 1},    {6, 8, 1},     {7, 9, 2},    {11, 31, 3},  {12, 32, 5},
+      {13, 33, 2},  {25, 47, 1},   {64, 64, 64}, {130, 100, 300},
+      // Several K blocks (partial sums between them), with partial panels.
+      {1, 1, 2500}, {7, 9, 2500},  {50, 70, 2500}};
+  uint32_t seed = 100;
+  for (const auto& s : shapes) {
+    SCOPED_TRACE(::testing::Message()
+                 << "shape " << s[0] << "x" << s[1] << "x" << s[2]);
+    CheckGatedShape(s[0], s[1], s[2], seed++);
+  }
+}
+
+// The gated packing of each target: panel p holds, in its first half, gate
+// rows [p * half, (p + 1) * half) and in its second half the up rows of the
+// same outputs, zero past n.
+TEST_P(GemmTargetTest, GatedPackedLayout) {
+  std::mt19937 rng(23);
+  const int64_t shapes[][2] = {{1, 1}, {9, 5}, {100, 33}, {32, 2}};
+  for (const auto& nk : shapes) {
+    const int64_t n = nk[0], k = nk[1];
+    const std::vector<float> wg = Random(n * k, rng), wu = Random(n * k, rng);
+    PackedGated packed = PackGated(wg, wu, n, k);
+    ASSERT_TRUE(packed);
+    const enc_packed_b& p = packed->packed;
+    EXPECT_EQ(p.layout.target, GetParam());
+    const int64_t width = p.layout.panel, half = width / 2;
+    ASSERT_EQ(width % 2, 0);
+    ASSERT_LE(width, enc::kMaxGemmPanel);
+    EXPECT_EQ(p.n, n);
+    EXPECT_EQ(p.panels, (n + half - 1) / half);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p.data) % 64, 0u);
+    for (int64_t panel = 0; panel < p.panels; ++panel) {
+      for (int64_t kk = 0; kk < k; ++kk) {
+        for (int64_t j = 0; j < width; ++j) {
+          const int64_t row = panel * half + j % half;
+          const std::vector<float>& w = j < half ? wg : wu;
+          const float want = row < n ? w[row * k + kk] : 0.0f;
+          ASSERT_EQ(p.data[panel * k * width + kk * width + j], want)
+              << "n " << n << " k " << k << " panel " << panel << " step "
+              << kk << " column " << j;
+        }
+      }
+    }
+  }
+}
+
+// The gated GEMM split over two threads gives the same bits as one thread,
+// also with several K blocks (each thread its own partial sums).
+TEST_P(GemmTargetTest, GatedSameBitsAtOneAndTwoThreads) {
+  const int64_t shapes[][3] = {{128, 20, 64}, {200, 300, 40}, {13, 500, 2500}};
+  std::mt19937 rng(29);
+  const int before = enc_threads_count();
+  for (const auto& s : shapes) {
+    const int64_t m = s[0], n = s[1], k = s[2];
+    const std::vector<float> x = Random(m * k, rng), wg = Random(n * k, rng),
+                             wu = Random(n * k, rng), b = Random(n, rng);
+    PackedGated packed = PackGated(wg, wu, n, k);
+    std::vector<float> y1(m * n), y2(m * n);
+    enc_set_num_threads(1);
+    ASSERT_EQ(enc_gemm_gated(m, x.data(), k, packed.get(), b.data(), b.data(),
+                             ENC_ACT_SILU, y1.data(), n),
+              ENC_OK);
+    enc_set_num_threads(2);
+    ASSERT_EQ(enc_gemm_gated(m, x.data(), k, packed.get(), b.data(), b.data(),
+                             ENC_ACT_SILU, y2.data(), n),
+              ENC_OK);
+    EXPECT_EQ(y1, y2) << m << "x" << n << "x" << k;
+  }
+  enc_set_num_threads(before);
+}
+
+TEST_F(GemmValidationTest, Gated) {
+  enc_packed_gated* p = reinterpret_cast<enc_packed_gated*>(&p);
+  const float* w = w_.data();
+  ExpectInputError(enc_gemm_pack_gated(nullptr, w, 2, 2, &p), "w is NULL");
+  EXPECT_EQ(p, nullptr);
+  ExpectInputError(enc_gemm_pack_gated(w, nullptr, 2, 2, &p), "w is NULL");
+  ExpectInputError(enc_gemm_pack_gated(w, w, 2, 2, nullptr), "out is NULL");
+  ExpectInputError(enc_gemm_pack_gated(w, w, 0, 2, &p), "empty");
+  ExpectInputError(enc_gemm_pack_gated(w, w, 2, 0, &p), "empty");
+  EXPECT_EQ(p, nullptr);
+  enc_gemm_gated_free(nullptr);  // a no-op
+  EXPECT_EQ(enc_gemm_gated_n(nullptr), 0);
+
+  // Gate and up [n_, k_] from the fixture's W (n_ * k_ floats).
+  ASSERT_EQ(enc_gemm_pack_gated(w, w, n_, k_, &p), ENC_OK) << enc_last_error();
+  PackedGated packed(p);
+  float* y = y_.data();
+  const float* x = x_.data();
+  ExpectInputError(enc_gemm_gated(m_, x, k_, nullptr, nullptr, nullptr,
+                                  ENC_ACT_NONE, y, n_),
+                   "enc_gemm_gated: w is NULL");
+  ExpectInputError(
+      enc_gemm_gated(-1, x, k_, p, nullptr, nullptr, ENC_ACT_NONE, y, n_),
+      "negative");
+  ExpectInputError(
+      enc_gemm_gated(m_, nullptr, k_, p, nullptr, nullptr, ENC_ACT_NONE, y, n_),
+      "x is NULL");
+  ExpectInputError(enc_gemm_gated(m_, x, k_, p, nullptr, nullptr, ENC_ACT_NONE,
+                                  nullptr, n_),
+                   "y is NULL");
+  ExpectInputError(
+      enc_gemm_gated(m_, x, k_ - 1, p, nullptr, nullptr, ENC_ACT_NONE, y, n_),
+      "ldx");
+  ExpectInputError(
+      enc_gemm_gated(m_, x, k_, p, nullptr, nullptr, ENC_ACT_NONE, y, n_ - 1),
+      "ldy");
+  ExpectInputError(enc_gemm_gated(m_, x, k_, p, nullptr, nullptr,
+                                  static_cast<enc_activation>(9), y, n_),
+                   "activation");
+  std::vector<float> buf(m_ * (k_ + n_) * 2);
+  ExpectInputError(enc_gemm_gated(m_, buf.data(), k_, p, nullptr, nullptr,
+                                  ENC_ACT_NONE, buf.data() + 3, n_),
+                   "x overlaps y");
+  for (float v : y_) EXPECT_EQ(v, 0.0f);  // nothing written
+  EXPECT_EQ(enc_gemm_gated(0, nullptr, k_, p, nullptr, nullptr, ENC_ACT_NONE,
+                           nullptr, n_),
             ENC_OK);
 }
 

@@ -242,6 +242,68 @@ TEST(ModelLoad, EveryKindIncludingFusedQkv) {
   enc_model_free(descs.data(), n, nullptr);
 }
 
+enc_weight_desc Gated(const char* gate, const char* up, int64_t rows,
+                      int64_t cols) {
+  enc_weight_desc d = Matrix({gate, up}, {rows, rows}, cols);
+  d.kind = ENC_SLOT_PACKED_GATED;
+  return d;
+}
+
+// A gated FFN's gate and up weights load into one packed gated slot: straight
+// from the file's F32 tensors, or through a conversion (an F16 part); the
+// slot computes act(x Wg^T) * (x Wu^T).
+TEST(ModelLoad, PackedGatedFromGateAndUp) {
+  const int64_t n = 9;
+  const std::vector<Tensor> tensors = {
+      T("ffn.gate.weight", "F32", {n, kCols}, 1),
+      T("ffn.up.weight", "F32", {n, kCols}, 2),
+      T("half.up.weight", "F16", {n, kCols}, 3),
+  };
+  const std::string path = WriteFile("gated", tensors);
+  const std::vector<enc_weight_desc> descs = {
+      Gated("ffn.gate.weight", "ffn.up.weight", n, kCols),
+      Gated("ffn.gate.weight", "half.up.weight", n, kCols),
+  };
+  const int32_t count = static_cast<int32_t>(descs.size());
+  std::vector<void*> slots(descs.size(), nullptr);
+  ASSERT_EQ(ENC_OK, enc_model_load(path.c_str(), descs.data(), count, slots.data()))
+      << enc_last_error();
+  unlink(path.c_str());
+  for (int slot = 0; slot < count; ++slot) {
+    SCOPED_TRACE(slot);
+    const std::vector<float>& wg = tensors[0].values;
+    const std::vector<float>& wu = tensors[1 + slot].values;
+    const auto* packed = static_cast<const enc_packed_gated*>(slots[slot]);
+    ASSERT_NE(nullptr, packed);
+    EXPECT_EQ(n, enc_gemm_gated_n(packed));
+    EXPECT_EQ(kCols, enc_gemm_gated_k(packed));
+    const int64_t m = 3;
+    std::mt19937 rng(43);
+    std::uniform_real_distribution<float> dist(-1, 1);
+    std::vector<float> x(m * kCols), y(m * n, NAN);
+    for (float& v : x) v = dist(rng);
+    ASSERT_EQ(ENC_OK, enc_gemm_gated(m, x.data(), kCols, packed, nullptr,
+                                     nullptr, ENC_ACT_RELU, y.data(), n))
+        << enc_last_error();
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double g = 0, u = 0;
+        for (int64_t k = 0; k < kCols; ++k) {
+          g += double{x[i * kCols + k]} * wg[j * kCols + k];
+          u += double{x[i * kCols + k]} * wu[j * kCols + k];
+        }
+        const double ref = std::max(g, 0.0) * u;
+        EXPECT_NEAR(ref, y[i * n + j], 1e-4 * std::max(1.0, std::fabs(ref)))
+            << i << "," << j;
+      }
+    }
+  }
+  auto round = [](int64_t floats) { return (floats * 4 + 63) / 64 * 64; };
+  EXPECT_EQ(2 * round(2 * n * kCols), enc_model_bytes(descs.data(), count));
+  enc_model_free(descs.data(), count, slots.data());
+  for (void* s : slots) EXPECT_EQ(nullptr, s);
+}
+
 TEST(ModelLoad, TableWithFewerRowsFails) {
   const std::string path = WriteFile("few_rows", {T("norm.weight", "F32", {kCols}, 1),
                                                   T("embed.positions", "F16", {3, kCols}, 2),
@@ -403,6 +465,12 @@ TEST(ModelLoad, BadArgumentsAndDescriptors) {
   add("min_file_rows", d);
   d = Matrix({"m"}, {int64_t{1} << 40}, int64_t{1} << 40);
   add("too large", d);
+  d = Matrix({"m"}, {kD}, kCols);  // a gated slot has gate and up parts
+  d.kind = ENC_SLOT_PACKED_GATED;
+  add("num_parts (1) is outside 2..2", d);
+  d = Gated("m", "m", kD, kCols);
+  d.rows[1] = kD - 1;
+  add("differ in rows", d);
   for (const Bad& b : bad) {
     SCOPED_TRACE(b.what);
     // A broken descriptor is reported before anything is loaded, wherever it is.

@@ -81,8 +81,8 @@ void CheckCappedAt(int64_t want, bool cpu_has_it) {
   const int64_t got = enc::DispatchTarget();
   const std::string name = hwy::TargetName(got);
   Check(cpu_has_it ? got == want : got > want, "dispatch target " + name);
-  Check(p->kernel.target == got, "packed kernel " +
-                                     std::string(hwy::TargetName(p->kernel.target)));
+  Check(p->layout.target == got, "packed kernel " +
+                                     std::string(hwy::TargetName(p->layout.target)));
   Check(enc_gemm(m, x.data(), k, p, nullptr, ENC_ACT_NONE, nullptr, 0, y.data(),
                  n) == ENC_OK,
         "enc_gemm failed");

@@ -94,6 +94,25 @@ LogicalResult lower(EncoderLowering &E, LinearOp Op) {
   return success();
 }
 
+/// One GEMM for both projections of a gated FFN; the bias slot is [bg; bu],
+/// so the up bias starts n floats in.
+LogicalResult lower(EncoderLowering &E, GatedLinearOp Op) {
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View X = E.view(Op.getInput());
+  Value BiasGate = E.ptrOrNull(Op.getBias(), L), BiasUp = BiasGate;
+  if (Op.getBias())
+    BiasUp = B.offset(BiasGate, B.i64(width(Op.getResult()), L), L);
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm_gated),
+                {E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
+                 BiasGate, BiasUp,
+                 B.i32(abi::toRuntime(Op.getActivation()), L), Y.Ptr,
+                 B.i64(Y.Ld, L)},
+                L);
+  return success();
+}
+
 LogicalResult lower(EncoderLowering &E, ActivationOp Op) {
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
@@ -266,9 +285,9 @@ LogicalResult enc::emitForwardBody(EncoderLowering &E) {
       return failure();
     LogicalResult Lowered =
         llvm::TypeSwitch<Operation *, LogicalResult>(&Op)
-            .Case<EmbedTokensOp, AddPositionsOp, LinearOp, ActivationOp, AddOp,
-                  MulOp, NormOp, SliceColumnsOp, AttentionOp, PoolOp,
-                  func::ReturnOp>(
+            .Case<EmbedTokensOp, AddPositionsOp, LinearOp, GatedLinearOp,
+                  ActivationOp, AddOp, MulOp, NormOp, SliceColumnsOp,
+                  AttentionOp, PoolOp, func::ReturnOp>(
                 [&](auto Op) { return lower(E, Op); })
             .Default([](Operation *Op) {
               return Op->emitError("cannot lower this op to runtime calls");

@@ -20,25 +20,14 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
   if (auto L = dyn_cast<LinearOp>(User))
     return Use.get() == L.getWeight() ? ENC_SLOT_PACKED_MATRIX
                                       : ENC_SLOT_VECTOR;
+  if (auto G = dyn_cast<GatedLinearOp>(User))
+    return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED
+                                      : ENC_SLOT_VECTOR;
   if (isa<NormOp>(User))
     return ENC_SLOT_VECTOR;
   if (isa<ConcatWeightsOp>(User))
     return std::nullopt;
   return ENC_SLOT_TABLE; // embeddings, positions, attention tables
-}
-
-FailureOr<enc_slot_kind> kindOf(Operation *Op) {
-  std::optional<enc_slot_kind> Kind;
-  for (OpOperand &Use : Op->getUses()) {
-    std::optional<enc_slot_kind> K = roleOf(Use);
-    if (!K)
-      continue;
-    if (Kind && *Kind != *K)
-      return Op->emitError("weight is used both as a packed matrix and as "
-                           "a table, which the loader cannot share");
-    Kind = K;
-  }
-  return Kind.value_or(ENC_SLOT_TABLE);
 }
 
 const char *kindName(enc_slot_kind K) {
@@ -49,8 +38,26 @@ const char *kindName(enc_slot_kind K) {
     return "a packed matrix";
   case ENC_SLOT_TABLE:
     return "a table";
+  case ENC_SLOT_PACKED_GATED:
+    return "a packed gated matrix";
   }
   return "?";
+}
+
+FailureOr<enc_slot_kind> kindOf(Operation *Op) {
+  std::optional<enc_slot_kind> Kind;
+  for (OpOperand &Use : Op->getUses()) {
+    std::optional<enc_slot_kind> K = roleOf(Use);
+    if (!K)
+      continue;
+    if (Kind && *Kind != *K)
+      return Op->emitError("weight is used both as ")
+             << kindName(std::min(*Kind, *K)) << " and as "
+             << kindName(std::max(*Kind, *K))
+             << ", which the loader cannot share";
+    Kind = K;
+  }
+  return Kind.value_or(ENC_SLOT_TABLE);
 }
 
 LogicalResult addWeight(EncoderLowering &E, WeightOp W) {
@@ -90,6 +97,10 @@ LogicalResult addConcat(EncoderLowering &E, ConcatWeightsOp C) {
   FailureOr<enc_slot_kind> Kind = kindOf(C);
   if (failed(Kind))
     return failure();
+  if (*Kind == ENC_SLOT_PACKED_GATED &&
+      (S.Parts.size() != 2 || S.Parts[0].getType() != S.Parts[1].getType()))
+    return C.emitError("a gated weight is the gate and up weights, two parts "
+                       "of one shape");
   S.Kind = *Kind;
   E.Slots.push_back(S);
   return success();

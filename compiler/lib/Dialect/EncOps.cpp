@@ -232,29 +232,48 @@ LogicalResult AddPositionsOp::verify() {
   return verifyPositionOffset(*this, getTable(), getPositionOffset());
 }
 
-LogicalResult LinearOp::verify() {
-  Type In = getInput().getType(), W = getWeight().getType();
-  if (failed(verifyActivation(*this, In, "input")) ||
-      failed(verifyActivation(*this, getType(), "result")))
+/// The shapes of a projection: input [.., k], weight [rows, k], result
+/// [.., rows / RowsPerOutput] (linear 1; gated_linear 2: gate and up rows),
+/// bias [rows].
+static LogicalResult verifyProjection(Operation *Op, Type In, Type W,
+                                      Type Result, Value Bias,
+                                      int64_t RowsPerOutput,
+                                      llvm::StringRef Rows) {
+  if (failed(verifyActivation(Op, In, "input")) ||
+      failed(verifyActivation(Op, Result, "result")))
     return failure();
   if (rank(W) != 2)
-    return emitOpError() << "weight must be [out_features, in_features], not "
-                         << str(shape(W));
+    return Op->emitOpError() << "weight must be [" << Rows
+                             << ", in_features], not " << str(shape(W));
   if (width(In) != width(W))
-    return emitOpError() << "input width (" << width(In)
-                         << ") does not match the weight's in_features ("
-                         << width(W) << ")";
-  if (width(getType()) != shape(W)[0])
-    return emitOpError() << "result width (" << width(getType())
-                         << ") does not match the weight's out_features ("
-                         << shape(W)[0] << ")";
-  if (getBias() &&
-      failed(verifyVector(*this, getBias().getType(), shape(W)[0], "bias")))
+    return Op->emitOpError() << "input width (" << width(In)
+                             << ") does not match the weight's in_features ("
+                             << width(W) << ")";
+  if (width(Result) * RowsPerOutput != shape(W)[0])
+    return Op->emitOpError()
+           << "result width (" << width(Result)
+           << (RowsPerOutput == 1 ? "" : " per part")
+           << ") does not match the weight's " << Rows << " (" << shape(W)[0]
+           << ")";
+  if (Bias && failed(verifyVector(Op, Bias.getType(), shape(W)[0], "bias")))
+    return failure();
+  return success();
+}
+
+LogicalResult LinearOp::verify() {
+  if (failed(verifyProjection(*this, getInput().getType(),
+                              getWeight().getType(), getType(), getBias(), 1,
+                              "out_features")))
     return failure();
   if (getResidual() && getResidual().getType() != getType())
     return emitOpError() << "residual type " << getResidual().getType()
                          << " differs from the result's " << getType();
   return success();
+}
+
+LogicalResult GatedLinearOp::verify() {
+  return verifyProjection(*this, getInput().getType(), getWeight().getType(),
+                          getType(), getBias(), 2, "gate and up rows");
 }
 
 LogicalResult NormOp::verify() {

@@ -114,7 +114,8 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     Normalized = P.getNormalize();
   });
   bool Gated = false;
-  F.walk([&](Operation *Op) { Gated |= isa<MulOp>(Op); });
+  // Unfused (-O0) a gated FFN is a product; fused, one gated_linear.
+  F.walk([&](Operation *Op) { Gated |= isa<MulOp, GatedLinearOp>(Op); });
   bool Pooled = Facts.Pooled;
 
   std::string Where = "?";

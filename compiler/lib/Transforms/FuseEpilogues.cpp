@@ -74,11 +74,75 @@ struct PositionsIntoEmbedding : OpRewritePattern<AddPositionsOp> {
   }
 };
 
+/// Whether mul(Gate, Up) may become one enc.gated_linear: both projections
+/// read the same input, feed only this product, carry no residual, and their
+/// weights (and biases, both or neither) are enc.weight ops, which the loader
+/// packs together as one gated slot. The up projection has no activation.
+/// Every condition on a projection's form (a precision other than f32, say)
+/// belongs here.
+bool canFuseGated(LinearOp Gate, LinearOp Up, MulOp Mul) {
+  auto Plain = [&](LinearOp L) {
+    return L && L->hasOneUse() && *L->user_begin() == Mul.getOperation() &&
+           !L.getResidual() && L.getWeight().getDefiningOp<WeightOp>();
+  };
+  if (!Plain(Gate) || !Plain(Up) || Gate == Up ||
+      Gate.getInput() != Up.getInput() ||
+      Up.getActivation() != ActivationKind::none ||
+      Gate.getWeight().getType() != Up.getWeight().getType())
+    return false;
+  if (!Gate.getBias() && !Up.getBias())
+    return true;
+  return Gate.getBias() && Up.getBias() &&
+         Gate.getBias().getDefiningOp<WeightOp>() &&
+         Up.getBias().getDefiningOp<WeightOp>();
+}
+
+/// mul(linear {act}(x, Wg, bg), linear(x, Wu, bu))
+///   -> gated_linear {act}(x, [Wg; Wu], [bg; bu])
+/// The gate is the operand with the activation (the left one when neither
+/// has one); the weights and biases are stacked at load (enc.concat_weights),
+/// and the kernel computes both projections and the product in one pass.
+struct GatedIntoOneGemm : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp Mul,
+                                PatternRewriter &Rewriter) const override {
+    auto Lhs = Mul.getLhs().getDefiningOp<LinearOp>();
+    auto Rhs = Mul.getRhs().getDefiningOp<LinearOp>();
+    if (!Lhs || !Rhs)
+      return failure();
+    bool RhsIsGate = Lhs.getActivation() == ActivationKind::none &&
+                     Rhs.getActivation() != ActivationKind::none;
+    LinearOp Gate = RhsIsGate ? Rhs : Lhs, Up = RhsIsGate ? Lhs : Rhs;
+    if (!canFuseGated(Gate, Up, Mul))
+      return failure();
+    Location Loc =
+        Rewriter.getFusedLoc({Gate.getLoc(), Up.getLoc(), Mul.getLoc()});
+    auto Stack = [&](Value G, Value U) -> Value {
+      auto Ty = cast<RankedTensorType>(G.getType());
+      SmallVector<int64_t> Shape(Ty.getShape());
+      Shape[0] *= 2;
+      return Rewriter.create<ConcatWeightsOp>(
+          Loc, RankedTensorType::get(Shape, Ty.getElementType()),
+          ValueRange{G, U});
+    };
+    Value W = Stack(Gate.getWeight(), Up.getWeight());
+    Value Bias =
+        Gate.getBias() ? Stack(Gate.getBias(), Up.getBias()) : Value();
+    Value Fused = Rewriter.create<GatedLinearOp>(
+        Loc, Mul.getType(), Gate.getInput(), W, Bias,
+        Gate.getActivationAttr());
+    Rewriter.replaceOp(Mul, Fused);
+    Rewriter.eraseOp(Gate);
+    Rewriter.eraseOp(Up);
+    return success();
+  }
+};
+
 struct FuseEpiloguesPass : enc::impl::EncFuseEpiloguesBase<FuseEpiloguesPass> {
   void runOnOperation() override {
     RewritePatternSet Patterns(&getContext());
     Patterns.add<ActivationIntoLinear, ResidualIntoLinear,
-                 PositionsIntoEmbedding>(&getContext());
+                 PositionsIntoEmbedding, GatedIntoOneGemm>(&getContext());
     if (failed(applyPatternsAndFoldGreedily(getOperation(),
                                             std::move(Patterns))))
       signalPassFailure();

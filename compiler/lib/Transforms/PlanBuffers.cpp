@@ -41,8 +41,8 @@ int64_t alignUp(int64_t V) { return (V + RowAlign - 1) / RowAlign * RowAlign; }
 
 /// Ops whose result is a fresh activation written into the arena.
 bool writesArena(Operation *Op) {
-  return isa<EmbedTokensOp, AddPositionsOp, LinearOp, ActivationOp, AddOp,
-             MulOp, NormOp, AttentionOp>(Op);
+  return isa<EmbedTokensOp, AddPositionsOp, LinearOp, GatedLinearOp,
+             ActivationOp, AddOp, MulOp, NormOp, AttentionOp>(Op);
 }
 
 /// The `embeddings` argument when an op that cannot read the padded layout

@@ -644,3 +644,37 @@ func.func @unknown_pool(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x
   %0 = enc.pool max %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
+
+// -----
+
+// enc.gated_linear: [Wg; Wu] has two rows per output.
+
+func.func @gated_linear_rows(%x: tensor<?x?x8xf32>, %w: tensor<48x8xf32>) -> tensor<?x?x32xf32> {
+  // expected-error @+1 {{'enc.gated_linear' op result width (32 per part) does not match the weight's gate and up rows (48)}}
+  %0 = enc.gated_linear %x, %w : (tensor<?x?x8xf32>, tensor<48x8xf32>) -> tensor<?x?x32xf32>
+  return %0 : tensor<?x?x32xf32>
+}
+
+// -----
+
+func.func @gated_linear_in_features(%x: tensor<?x?x8xf32>, %w: tensor<64x4xf32>) -> tensor<?x?x32xf32> {
+  // expected-error @+1 {{'enc.gated_linear' op input width (8) does not match the weight's in_features (4)}}
+  %0 = enc.gated_linear %x, %w : (tensor<?x?x8xf32>, tensor<64x4xf32>) -> tensor<?x?x32xf32>
+  return %0 : tensor<?x?x32xf32>
+}
+
+// -----
+
+func.func @gated_linear_bias(%x: tensor<?x?x8xf32>, %w: tensor<64x8xf32>, %b: tensor<32xf32>) -> tensor<?x?x32xf32> {
+  // expected-error @+1 {{'enc.gated_linear' op bias must be [64], but is [32]}}
+  %0 = enc.gated_linear %x, %w bias(%b) : (tensor<?x?x8xf32>, tensor<64x8xf32>, tensor<32xf32>) -> tensor<?x?x32xf32>
+  return %0 : tensor<?x?x32xf32>
+}
+
+// -----
+
+func.func @gated_linear_weight_rank(%x: tensor<?x?x64xf32>, %w: tensor<64xf32>) -> tensor<?x?x32xf32> {
+  // expected-error @+1 {{'enc.gated_linear' op weight must be [gate and up rows, in_features], not [64]}}
+  %0 = enc.gated_linear %x, %w : (tensor<?x?x64xf32>, tensor<64xf32>) -> tensor<?x?x32xf32>
+  return %0 : tensor<?x?x32xf32>
+}

@@ -96,6 +96,15 @@ func.func @linear_family(%x: tensor<?x?x8xf32>, %r: tensor<?x?x32xf32>)
   // A gated feed-forward layer's product.
   // CHECK: enc.mul %[[A]], %[[R]] : tensor<?x?x32xf32>
   %8 = enc.mul %4, %r : tensor<?x?x32xf32>
+  // The same as one GEMM over [Wg; Wu], with and without the stacked biases.
+  // CHECK: %[[WGU:.*]] = enc.concat_weights %[[W]], %[[W]] : tensor<32x8xf32>, tensor<32x8xf32> -> tensor<64x8xf32>
+  // CHECK: %[[BGU:.*]] = enc.concat_weights %[[B]], %[[B]] : tensor<32xf32>, tensor<32xf32> -> tensor<64xf32>
+  // CHECK: enc.gated_linear %[[X]], %[[WGU]] bias(%[[BGU]]) {activation = #enc<activation silu>} : (tensor<?x?x8xf32>, tensor<64x8xf32>, tensor<64xf32>) -> tensor<?x?x32xf32>
+  // CHECK: enc.gated_linear %[[X]], %[[WGU]] : (tensor<?x?x8xf32>, tensor<64x8xf32>) -> tensor<?x?x32xf32>
+  %wgu = enc.concat_weights %w, %w : tensor<32x8xf32>, tensor<32x8xf32> -> tensor<64x8xf32>
+  %bgu = enc.concat_weights %b, %b : tensor<32xf32>, tensor<32xf32> -> tensor<64xf32>
+  %9 = enc.gated_linear %x, %wgu bias(%bgu) {activation = #enc<activation silu>} : (tensor<?x?x8xf32>, tensor<64x8xf32>, tensor<64xf32>) -> tensor<?x?x32xf32>
+  %10 = enc.gated_linear %x, %wgu : (tensor<?x?x8xf32>, tensor<64x8xf32>) -> tensor<?x?x32xf32>
   return %2, %3, %5, %6, %7, %r : tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>, tensor<?x?x32xf32>
 }
 

@@ -207,6 +207,37 @@ def Enc_MulOp : Enc_Op<"mul", [Pure, SameOperandsAndResultType, Commutative]> {
   let hasVerifier = 1;
 }
 
+def Enc_GatedLinearOp : Enc_Op<"gated_linear", [Pure]> {
+  let summary = "y = act(x Wg^T + bg) * (x Wu^T + bu): a gated FFN as one GEMM";
+  let description = [{
+    The gate and up projections of a gated feed-forward layer and their
+    product, as one GEMM over a weight packed once at load with the gate and
+    up rows of the same outputs side by side: X is read once for both, the
+    activation (on the gate) and the product run on the registers, and only
+    the [.., n] result is written. `weight` is the row concatenation
+    [Wg; Wu], [2n, k], `bias` likewise [bg; bu], [2n]. `enc-fuse-epilogues`
+    forms it from `enc.mul(enc.linear {act}(x, Wg), enc.linear(x, Wu))`.
+
+    Example:
+    ```mlir
+    %wgu = enc.concat_weights %wg, %wu
+        : tensor<2048x768xf32>, tensor<2048x768xf32> -> tensor<4096x768xf32>
+    %h = enc.gated_linear %x, %wgu {activation = #enc<activation silu>}
+        : (tensor<?x?x768xf32>, tensor<4096x768xf32>) -> tensor<?x?x2048xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$weight,
+                       Optional<Enc_F32Tensor>:$bias,
+                       DefaultValuedAttr<Enc_ActivationAttr,
+                                         "::enc::ActivationKind::none">:$activation);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`bias` `(` $bias^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Enc_NormOp : Enc_Op<"norm", [Pure]> {
   let summary = "LayerNorm or RMSNorm over the last dimension";
   let description = [{

@@ -31,8 +31,11 @@ def EncFuseEpilogues : Pass<"enc-fuse-epilogues", "mlir::func::FuncOp"> {
   let description = [{
     `enc.activation` of an `enc.linear` result with no other use becomes the
     linear's activation; `enc.add` of a linear result (used only there) and
-    another value becomes the linear's residual. Each removes a pass over
-    memory.
+    another value becomes the linear's residual; `enc.mul` of a gated FFN's
+    two projections (the gate with its activation, the up projection plain,
+    both reading the same input and used only there) becomes one
+    `enc.gated_linear` over `enc.concat_weights` of their weights (and
+    biases). Each removes a pass over memory.
   }];
 }
 

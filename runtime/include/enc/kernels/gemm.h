@@ -19,6 +19,8 @@ extern "C" {
 
 /* Opaque: W packed into micro-kernel panels. */
 typedef struct enc_packed_b enc_packed_b;
+/* Opaque: a gated FFN's gate and up weights packed together (below). */
+typedef struct enc_packed_gated enc_packed_gated;
 
 typedef enum {
   ENC_ACT_NONE = 0,
@@ -53,6 +55,35 @@ enc_status enc_gemm(int64_t m, const float *x, int64_t ldx,
                     const enc_packed_b *w, const float *bias,
                     enc_activation act, const float *residual, int64_t ldr,
                     float *y, int64_t ldy);
+
+/* ---- Gated feed-forward: one GEMM for the gate and up projections -------
+ *
+ *   Y[m, n] = act(X[m, k] Wg[n, k]^T + bg[n]) * (X Wu[n, k]^T + bu[n])
+ *
+ * Wg and Wu are packed together once, so that each micro-tile holds the gate
+ * and the up columns of the same outputs: X is read once for both, the
+ * activation and the product run on the registers, and only Y [m, n] is
+ * written (not the two [m, n] projections). */
+
+/* Packs gate and up, each row-major [n, k] (n, k >= 1), into *out; free it
+ * with enc_gemm_gated_free. ENC_ERR_INPUT on a bad argument, ENC_ERR_NOMEM if
+ * the allocation fails; *out is NULL on failure. */
+enc_status enc_gemm_pack_gated(const float *gate, const float *up, int64_t n,
+                               int64_t k, enc_packed_gated **out);
+void enc_gemm_gated_free(enc_packed_gated *p); /* NULL is a no-op */
+int64_t enc_gemm_gated_n(const enc_packed_gated *p); /* outputs, or 0 */
+int64_t enc_gemm_gated_k(const enc_packed_gated *p);
+
+/* Y[m, n] = act(X Wg^T + bias_gate) * (X Wu^T + bias_up), with n, k those of
+ * `w`. bias_gate, bias_up: [n] each, or NULL (no bias). ldx >= k, ldy >= n.
+ * m == 0 does nothing. Runs on the runtime's thread pool, blocked for the
+ * caches as enc_gemm is. ENC_ERR_INPUT (with enc_last_error) on a bad
+ * argument, ENC_ERR_NOMEM if a thread cannot allocate its partial sums; y is
+ * then not (entirely) written. */
+enc_status enc_gemm_gated(int64_t m, const float *x, int64_t ldx,
+                          const enc_packed_gated *w, const float *bias_gate,
+                          const float *bias_up, enc_activation act, float *y,
+                          int64_t ldy);
 
 #ifdef __cplusplus
 }  /* extern "C" */

@@ -25,7 +25,10 @@ extern "C" {
 typedef enum {
   ENC_SLOT_VECTOR = 0,        /* slot: float[sum rows], 64-byte aligned */
   ENC_SLOT_PACKED_MATRIX = 1, /* slot: enc_packed_b* of [sum rows, cols] */
-  ENC_SLOT_TABLE = 2          /* slot: float[rows[0] * cols], 64-byte aligned */
+  ENC_SLOT_TABLE = 2,         /* slot: float[rows[0] * cols], 64-byte aligned */
+  ENC_SLOT_PACKED_GATED = 3   /* slot: enc_packed_gated* of a gated FFN: two
+                                 parts, the gate [rows[0], cols] then the up
+                                 projection [rows[1] == rows[0], cols] */
 } enc_slot_kind;
 
 /* The tensor names a weights file uses: enc's own (docs/weights.md) or a
@@ -40,7 +43,8 @@ typedef enum {
 /* One slot of a loaded model, as the compiler bakes it into rodata.
  * Parts are concatenated along rows, in order: a fused Q|K|V projection is
  * one PACKED_MATRIX of three [d, d] parts (-> [3d, d], packed once), its bias
- * one VECTOR of three [d] parts. */
+ * one VECTOR of three [d] parts. A gated FFN's gate and up projections are one
+ * PACKED_GATED of two [d_ff, d] parts, their biases one VECTOR of two. */
 typedef struct {
   int32_t kind;          /* enc_slot_kind */
   int32_t num_parts;     /* 1..3 (TABLE: 1) */
@@ -86,8 +90,8 @@ enc_status enc_model_create(const char *path, const enc_weight_desc *descs,
 void enc_model_destroy(const enc_weight_desc *descs, int32_t n, void **slots);
 
 /* Bytes of weight data a model loaded with these descriptors holds: each
- * slot's floats, rounded up to 64 bytes. A lower bound for a PACKED_MATRIX,
- * whose panels pad the rows up to the micro-kernel's width. -1 (with
+ * slot's floats, rounded up to 64 bytes. A lower bound for a PACKED_MATRIX
+ * or PACKED_GATED, whose panels pad the rows up to the micro-kernel's width. -1 (with
  * ENC_ERR_INPUT's message) for invalid descriptors. */
 int64_t enc_model_bytes(const enc_weight_desc *descs, int32_t n);
 
