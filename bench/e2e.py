@@ -672,6 +672,10 @@ def main():
     os.makedirs(paths.work, exist_ok=True)
     load_avg = open("/proc/loadavg").read().split()[:3]
 
+    if args.precision:  # fail before anything runs if encc lacks the setting
+        for key in {c[1] for c in configs}:
+            precision_variant(paths, key, args.precision,
+                              os.path.join(paths.work, key, args.precision))
     peaks, peak_src = fma_peaks(paths, threads)
     log("FMA peak from %s: %s" % (peak_src, peaks))
     models = {}
