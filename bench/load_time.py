@@ -4,10 +4,11 @@ layout (docs/weights.md#hugging-face-layouts), BERT-base sized.
 
 `encc import` turns test/import/Inputs/bert-base-uncased into a .enc
 (checkpoint = bert); encc compiles it, and the same .enc with checkpoint =
-enc. Random weights are written three times: HF names, HF names under the
+enc. Random weights are written four times: HF names, HF names under the
 `bert.` prefix (each tensor then resolved through the layout's alternates),
-and enc names. Each run is a fresh process timing NAME_load alone; the files
-stay in the page cache, runs interleave the three, and medians are reported
+enc names, and enc names again for the encoder with precision = int8 (its
+linear layers quantized at load). Each run is a fresh process timing NAME_load alone; the files
+stay in the page cache, runs interleave the four, and medians are reported
 with their ratio to the enc layout.
 
 usage: load_time.py BUILD_DIR WORKDIR [RUNS]    (run on an otherwise idle
@@ -62,10 +63,17 @@ def main():
          "-o", hf_enc])
     text = open(hf_enc).read()
     enc_enc = os.path.join(work, "enc.enc")
-    open(enc_enc, "w").write(re.sub(r"checkpoint\s*=\s*bert;", "checkpoint = enc;", text))
+    enc_text = re.sub(r"checkpoint\s*=\s*bert;", "checkpoint = enc;", text)
+    open(enc_enc, "w").write(enc_text)
+    # The same encoder with precision = int8: its linear layers quantized at
+    # load (docs/numerics.md#precision).
+    int8_enc = os.path.join(work, "int8.enc")
+    open(int8_enc, "w").write(enc_text.replace("checkpoint = enc;",
+                                               "checkpoint = enc; precision = int8;"))
     name = re.search(r"^encoder\s+(\w+)", text, re.M).group(1)
     hf_exe = build(encc, build_dir, hf_enc, name, os.path.join(work, "hf.build"))
     enc_exe = build(encc, build_dir, enc_enc, name, os.path.join(work, "enc.build"))
+    int8_exe = build(encc, build_dir, int8_enc, name, os.path.join(work, "int8.build"))
 
     spec = reference.normalize_spec(
         json.loads(run([encc, hf_enc, "--emit=spec"]))["encoders"][0])
@@ -78,6 +86,7 @@ def main():
         "hf": (hf_exe, os.path.join(work, "hf.safetensors"), hf_layouts.to_hf("bert", spec, w)),
         "hf bert.": (hf_exe, os.path.join(work, "hf-prefix.safetensors"),
                      hf_layouts.to_hf("bert", spec, w, prefix="bert.")),
+        "enc int8": (int8_exe, os.path.join(work, "int8.safetensors"), w),
     }
     for exe, path, tensors in files.values():
         cl.write_file(path, tensors)

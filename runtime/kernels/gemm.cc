@@ -1,6 +1,7 @@
 // enc_gemm: argument validation, the split of Y over the thread pool, and the
 // per-target kernel (the one matching the packed layout, kernels/gemm.h).
 #include "kernels/gemm.h"
+#include "kernels/gemm_bf16.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,6 +26,19 @@ GemmKernel ChooseGemmKernel() { return ENC_DYNAMIC_DISPATCH(GetGemmKernel)(); }
 
 namespace {
 
+// Whether p is what a pack function made, for its precision.
+bool IsPacked(const enc_packed_b& p) {
+  switch (p.precision) {
+    case ENC_PRECISION_FP32:
+      return p.data != nullptr && p.kernel.block != nullptr;
+    case ENC_PRECISION_INT8:
+      return p.int8.panels != nullptr && p.int8.kernel.block != nullptr;
+    case ENC_PRECISION_BF16:
+      return true;  // kernels/gemm_bf16.cc checks its own
+  }
+  return false;
+}
+
 // Whether [a, a + a_len) and [b, b + b_len) (in floats) overlap.
 bool Overlap(const float* a, int64_t a_len, const float* b, int64_t b_len) {
   const auto pa = reinterpret_cast<uintptr_t>(a);
@@ -41,26 +55,64 @@ constexpr double kMinMacsPerThread = 512.0 * 1024;
 // The work units of one call: row blocks x panels, row-block-major (a unit
 // is one panel of one row block); a range of units is a few runs of panels.
 struct Partition {
-  const GemmArgs* args;
-  GemmBlockFn block;
+  GemmBlocksFn block;
+  const void* ctx;
+  int64_t m;
   int64_t panels;
   int64_t row_step;  // rows per row block, a multiple of the tile's rows
 };
 
 void RunUnits(void* ctx, int64_t begin, int64_t end) {
   const Partition& part = *static_cast<const Partition*>(ctx);
-  const GemmArgs& a = *part.args;
   while (begin < end) {
     const int64_t rb = begin / part.panels, p0 = begin % part.panels;
     const int64_t p1 = std::min(part.panels, p0 + (end - begin));
     const int64_t m0 = rb * part.row_step;
-    const int64_t m1 = std::min(a.m, m0 + part.row_step);
-    part.block(a, m0, m1, p0, p1);
+    const int64_t m1 = std::min(part.m, m0 + part.row_step);
+    part.block(part.ctx, m0, m1, p0, p1);
     begin += p1 - p0;
   }
 }
 
+// The fp32 kernel's block, as RunGemmBlocks calls it.
+struct Fp32Call {
+  GemmArgs args;
+  GemmBlockFn block;
+};
+
+void Fp32Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
+                int64_t p1) {
+  const Fp32Call& call = *static_cast<const Fp32Call*>(ctx);
+  call.block(call.args, m0, m1, p0, p1);
+}
+
 }  // namespace
+
+void RunGemmBlocks(int64_t m, int64_t n, int64_t k, int64_t panels,
+                   int64_t rows, GemmBlocksFn block, const void* ctx) {
+  // Threads by work: each one gets at least kMinMacsPerThread.
+  const double macs = static_cast<double>(m) * n * k;
+  const int threads = static_cast<int>(std::max<double>(
+      1, std::min<double>(enc_threads_count(), macs / kMinMacsPerThread)));
+  // Units: whole panels (each thread then reads only its part of W), and row
+  // blocks as well when there are too few panels for the guided split to
+  // balance (a unit should be at most ~1/8 of a thread's share).
+  Partition part;
+  part.block = block;
+  part.ctx = ctx;
+  part.m = m;
+  part.panels = panels;
+  const int64_t tiles = (m + rows - 1) / rows;
+  int64_t row_blocks = 1;
+  if (threads > 1) {
+    const int64_t want = 8 * int64_t{threads};
+    row_blocks = std::min(tiles, (want + panels - 1) / panels);
+  }
+  part.row_step = (tiles + row_blocks - 1) / row_blocks * rows;
+  row_blocks = (m + part.row_step - 1) / part.row_step;
+  ParallelForGuided(row_blocks * panels, 1, threads, &RunUnits, &part);
+}
+
 }  // namespace enc
 
 extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
@@ -74,7 +126,7 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
                 static_cast<long long>(m));
   }
   const int64_t n = w->n, k = w->k;
-  if (n < 1 || k < 1 || w->data == nullptr || w->kernel.block == nullptr) {
+  if (n < 1 || k < 1 || !enc::IsPacked(*w)) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a packed matrix");
   }
   const int act_value = enc::EnumArg(act);  // may be any int, from C
@@ -113,30 +165,19 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
     }
   }
 
-  const enc::GemmArgs args{m,    n,   k,        x,   ldx, w->data,
-                           bias, act, residual, ldr, y,   ldy};
-  const enc::GemmKernel& kernel = w->kernel;
-  // Threads by work: each one gets at least kMinMacsPerThread.
-  const double macs = static_cast<double>(m) * n * k;
-  const int threads = static_cast<int>(std::max<double>(
-      1, std::min<double>(enc_threads_count(), macs / enc::kMinMacsPerThread)));
-  // Units: whole panels (each thread then reads only its part of W), and row
-  // blocks as well when there are too few panels for the guided split to
-  // balance (a unit should be at most ~1/8 of a thread's share).
-  enc::Partition part;
-  part.args = &args;
-  part.block = kernel.block;
-  part.panels = w->panels;
-  const int64_t tiles = (m + kernel.rows - 1) / kernel.rows;
-  int64_t row_blocks = 1;
-  if (threads > 1) {
-    const int64_t want = 8 * int64_t{threads};
-    row_blocks = std::min(tiles, (want + part.panels - 1) / part.panels);
+  switch (w->precision) {
+    case ENC_PRECISION_FP32:
+      break;
+    case ENC_PRECISION_INT8:
+      return enc::GemmInt8(m, x, ldx, w, bias, act, residual, ldr, y, ldy);
+    case ENC_PRECISION_BF16:
+      return enc::GemmBf16(m, x, ldx, w, bias, act, residual, ldr, y, ldy);
   }
-  part.row_step = (tiles + row_blocks - 1) / row_blocks * kernel.rows;
-  row_blocks = (m + part.row_step - 1) / part.row_step;
-  enc::ParallelForGuided(row_blocks * part.panels, 1, threads, &enc::RunUnits,
-                         &part);
+  const enc::Fp32Call call{{m, n, k, x, ldx, w->data, bias, act, residual, ldr,
+                            y, ldy},
+                           w->kernel.block};
+  enc::RunGemmBlocks(m, n, k, w->panels, w->kernel.rows, &enc::Fp32Blocks,
+                     &call);
   return ENC_OK;
 }
 #endif  // HWY_ONCE

@@ -92,6 +92,20 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
                 "enc_checkpoint",
                 fn, i, name, d.checkpoint);
   }
+  const int32_t precision = d.precision;
+  if (precision != ENC_PRECISION_FP32 && precision != ENC_PRECISION_INT8 &&
+      precision != ENC_PRECISION_BF16) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): precision (%d) is not an "
+                "enc_precision",
+                fn, i, name, precision);
+  }
+  if (precision != ENC_PRECISION_FP32 && d.kind != ENC_SLOT_PACKED_MATRIX) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): precision (%d) must be "
+                "ENC_PRECISION_FP32 unless the kind is PACKED_MATRIX",
+                fn, i, name, precision);
+  }
   if (d.min_file_rows < 0 ||
       (d.min_file_rows != 0 && d.kind != ENC_SLOT_TABLE)) {
     return Fail(ENC_ERR_INPUT,
@@ -302,7 +316,9 @@ enc_status PackFromFile(enc_weights* w, const enc_weight_desc& d, bool* done,
     if (parts[p] == nullptr) return ENC_OK;
   }
   *done = true;
-  enc_status s = enc_gemm_pack_parts(d.num_parts, parts, d.rows, d.cols, packed);
+  enc_status s =
+      enc_gemm_pack_parts_as(static_cast<enc_precision>(d.precision),
+                             d.num_parts, parts, d.rows, d.cols, packed);
   for (int32_t p = 0; p < d.num_parts; ++p) enc_weights_release(w, d.names[p]);
   return s;
 }
@@ -346,7 +362,9 @@ enc_status LoadSlot(enc_weights* w, const enc_weight_desc& d, int32_t i,
     return ENC_OK;
   }
   // The concatenation [rows, cols] is packed once; the scratch is reused.
-  s = enc_gemm_pack(data, rows, d.cols, &packed);
+  const float* concatenation = data;
+  s = enc_gemm_pack_parts_as(static_cast<enc_precision>(d.precision), 1,
+                             &concatenation, &rows, d.cols, &packed);
   if (s != ENC_OK) {
     const std::string why = enc_last_error();
     return Fail(s, "%s: tensor '%s'%s: %s", enc_weights_path(w), d.names[0],
@@ -425,6 +443,21 @@ extern "C" void enc_model_destroy(const enc_weight_desc* descs, int32_t n,
   std::free(slots);
 }
 
+namespace {
+// The bytes a slot's elements take in its precision (enc_model_bytes).
+uint64_t SlotBytes(const enc_weight_desc& d, int64_t rows, uint64_t count) {
+  switch (static_cast<enc_precision>(d.precision)) {
+    case ENC_PRECISION_FP32:
+      break;
+    case ENC_PRECISION_INT8:  // a byte each, and a scale per row
+      return count + static_cast<uint64_t>(rows) * sizeof(float);
+    case ENC_PRECISION_BF16:
+      return count * 2;
+  }
+  return count * sizeof(float);
+}
+}  // namespace
+
 extern "C" int64_t enc_model_bytes(const enc_weight_desc* descs, int32_t n) {
   if (CheckDescs("enc_model_bytes", descs, n) != ENC_OK) return -1;
   uint64_t total = 0;  // n < 2^31 slots of < 2^42 bytes: no overflow
@@ -432,7 +465,7 @@ extern "C" int64_t enc_model_bytes(const enc_weight_desc* descs, int32_t n) {
     int64_t rows = 0;
     uint64_t floats = 0;
     CheckDesc("enc_model_bytes", descs[i], i, &rows, &floats);
-    total += RoundUp(floats * sizeof(float));
+    total += RoundUp(SlotBytes(descs[i], rows, floats));
   }
   return static_cast<int64_t>(total);
 }
