@@ -34,7 +34,7 @@ bool IsPacked(const enc_packed_b& p) {
     case ENC_PRECISION_INT8:
       return p.int8.panels != nullptr && p.int8.kernel.block != nullptr;
     case ENC_PRECISION_BF16:
-      return true;  // kernels/gemm_bf16.cc checks its own
+      return p.bf16.data != nullptr && p.bf16.kernel.block != nullptr;
   }
   return false;
 }

@@ -74,6 +74,7 @@ void RunGemmBlocks(int64_t m, int64_t n, int64_t k, int64_t panels,
 
 }  // namespace enc
 
+#include "kernels/gemm_bf16.h"
 #include "kernels/gemm_int8.h"
 
 // Packed W: panel p holds output columns [p * panel, (p + 1) * panel) as
@@ -84,13 +85,15 @@ void RunGemmBlocks(int64_t m, int64_t n, int64_t k, int64_t panels,
 // another's, so a layout and a kernel cannot mismatch.
 //
 // A packed matrix of another precision holds its own panels instead
-// (enc_gemm_packed_precision): int8 in `int8` (kernels/gemm_int8.h).
+// (enc_gemm_packed_precision): int8 in `int8` (kernels/gemm_int8.h), bf16 in
+// `bf16` (kernels/gemm_bf16.h).
 struct enc_packed_b {
   int64_t n, k, panels;
   enc_precision precision;
   enc::GemmKernel kernel;  // FP32
   float* data;  // FP32: 64-byte aligned, panels * k * kernel.panel floats
   enc::Int8Panels int8;  // INT8
+  enc::Bf16Panels bf16;  // BF16
   int64_t bytes;         // held, all precisions
 };
 

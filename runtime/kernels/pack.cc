@@ -143,6 +143,7 @@ extern "C" enc_status enc_gemm_pack_parts_as(enc_precision precision,
 extern "C" void enc_gemm_packed_free(enc_packed_b* p) {
   if (p == nullptr) return;
   std::free(p->data);
+  std::free(p->bf16.data);
   enc::FreeInt8(&p->int8);
   delete p;
 }
