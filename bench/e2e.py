@@ -240,7 +240,7 @@ def precision_variant(paths, key, precision, d):
         return enc, encoder
     if precision not in PRECISIONS:
         raise SystemExit("unknown precision %r; known: %s" % (precision, ", ".join(PRECISIONS)))
-    name = "%s_%s" % (encoder, precision)
+    name = "%s_as_%s" % (encoder, precision)  # not a name the file may define
     os.makedirs(d, exist_ok=True)
     variant = os.path.join(d, "%s.enc" % name)
     with open(enc) as f:
