@@ -5,11 +5,13 @@ layout (docs/weights.md#hugging-face-layouts), at a published size.
 `encc import` turns test/import/Inputs/CONFIG (bert-base-uncased by default,
 or ModernBERT-base: 22 blocks whose Q|K|V and gate|up are fused tensors read
 as row slices) into a .enc (checkpoint = its layout); encc compiles it, and
-the same .enc with checkpoint = enc. Random weights are written three times:
+the same .enc with checkpoint = enc. Random weights are written four times:
 HF names, HF names under the family's prefix (each tensor then resolved
-through the layout's alternates), and enc names. Each run is a fresh process
-timing NAME_load alone; the files stay in the page cache, runs interleave
-the three, and medians are reported with their ratio to the enc layout.
+through the layout's alternates), enc names, and enc names again for the
+encoder with precision = int8 (its linear layers quantized at load). Each
+run is a fresh process timing NAME_load alone; the files stay in the page
+cache, runs interleave them, and medians are reported with their ratio to
+the enc layout.
 
 usage: load_time.py BUILD_DIR WORKDIR [RUNS] [CONFIG]   (run on an otherwise
 idle machine)
@@ -67,10 +69,17 @@ def main():
     prefix = {"bert": "bert.", "roberta": "roberta.", "distilbert": "distilbert.",
               "modernbert": "model."}.get(layout, "")
     enc_enc = os.path.join(work, "enc.enc")
-    open(enc_enc, "w").write(re.sub(r"checkpoint\s*=\s*\w+;", "checkpoint = enc;", text))
+    enc_text = re.sub(r"checkpoint\s*=\s*\w+;", "checkpoint = enc;", text)
+    open(enc_enc, "w").write(enc_text)
+    # The same encoder with precision = int8: its linear layers quantized at
+    # load (docs/numerics.md#precision).
+    int8_enc = os.path.join(work, "int8.enc")
+    open(int8_enc, "w").write(enc_text.replace("checkpoint = enc;",
+                                               "checkpoint = enc; precision = int8;"))
     name = re.search(r"^encoder\s+(\w+)", text, re.M).group(1)
     hf_exe = build(encc, build_dir, hf_enc, name, os.path.join(work, "hf.build"))
     enc_exe = build(encc, build_dir, enc_enc, name, os.path.join(work, "enc.build"))
+    int8_exe = build(encc, build_dir, int8_enc, name, os.path.join(work, "int8.build"))
 
     spec = reference.normalize_spec(
         json.loads(run([encc, hf_enc, "--emit=spec"]))["encoders"][0])
@@ -81,6 +90,7 @@ def main():
     files = {
         "enc": (enc_exe, os.path.join(work, "enc.safetensors"), w),
         "hf": (hf_exe, os.path.join(work, "hf.safetensors"), hf_layouts.to_hf(layout, spec, w)),
+        "enc int8": (int8_exe, os.path.join(work, "int8.safetensors"), w),
     }
     if prefix:
         files["hf " + prefix] = (hf_exe, os.path.join(work, "hf-prefix.safetensors"),

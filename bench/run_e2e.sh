@@ -2,6 +2,9 @@
 # End-to-end benchmark: encc vs ONNX Runtime (onnxruntime-node) vs PyTorch
 # (nn.TransformerEncoder), same weights, interleaved runs. See bench/README.md.
 #   bench/run_e2e.sh [--no-build] [--quick] [e2e.py options...]
+#   bench/run_e2e.sh [--no-build] --precision int8|bf16 [e2e.py options...]
+#     encc in that precision vs ONNX Runtime int8 and fp32 (and encc fp32),
+#     with the accuracy of each against the float64 reference.
 # --no-build: use build/bin/encc and libenc_runtime.a as they are (for example
 # while someone else's half-edited tree does not compile).
 # Environment: BUILD (default <repo>/build, configured), JOBS (default 2).
@@ -42,5 +45,17 @@ if [ ! -e /usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3 ]; then
   echo "run_e2e.sh: libopenblas0-openmp is missing (scripts/bootstrap.sh installs it)" >&2
   exit 1
 fi
+
+# --precision: ONNX Runtime's int8 graph is written with python3-onnx
+# (bench/ort_int8.py), and the built encc must take the setting (e2e.py
+# checks that before anything runs and names what is missing).
+for a in "$@"; do
+  case "$a" in
+    --precision|--precision=*)
+      "$PY" -c "import onnx" 2>/dev/null || {
+        echo "run_e2e.sh: --precision needs python3-onnx (scripts/bootstrap.sh installs it)" >&2
+        exit 1; } ;;
+  esac
+done
 
 exec "$PY" "$HERE/e2e.py" --build "$BUILD" "$@"

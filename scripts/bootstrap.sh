@@ -10,7 +10,7 @@ packages=(
   libboost-dev nlohmann-json3-dev libhwy-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev libopenblas0-openmp
-  python3 python3-numpy python3-torch
+  python3 python3-numpy python3-torch python3-onnx
   python3-matplotlib python3-dask python3-distributed
 )
 

@@ -915,6 +915,7 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   case SettingId::ffn:
   case SettingId::normalize:
   case SettingId::checkpoint:
+  case SettingId::precision:
     return;
   }
 }

@@ -1,6 +1,7 @@
 // enc_gemm: argument validation, the split of Y over the thread pool, and the
 // per-target kernel (the one matching the packed layout, kernels/gemm.h).
 #include "kernels/gemm.h"
+#include "kernels/gemm_bf16.h"
 
 #include <algorithm>
 #include <atomic>
@@ -42,27 +43,53 @@ constexpr double kMinMacsPerThread = 512.0 * 1024;
 // The work units of one call: row blocks x panels, row-block-major (a unit
 // is one panel of one row block); a range of units is a few runs of panels.
 struct Partition {
-  const GemmArgs* args;
-  GemmBlockFn block;
+  GemmBlocksFn block;
+  const void* ctx;
+  int64_t m;
   int64_t panels;
   int64_t row_step;  // rows per row block, a multiple of the tile's rows
-  std::atomic<bool> failed{false};
 };
 
 void RunUnits(void* ctx, int64_t begin, int64_t end) {
-  Partition& part = *static_cast<Partition*>(ctx);
-  const GemmArgs& a = *part.args;
+  const Partition& part = *static_cast<const Partition*>(ctx);
   while (begin < end) {
     const int64_t rb = begin / part.panels, p0 = begin % part.panels;
     const int64_t p1 = std::min(part.panels, p0 + (end - begin));
     const int64_t m0 = rb * part.row_step;
-    const int64_t m1 = std::min(a.m, m0 + part.row_step);
-    if (!part.block(a, m0, m1, p0, p1)) {
-      part.failed.store(true, std::memory_order_relaxed);
-      return;
-    }
+    const int64_t m1 = std::min(part.m, m0 + part.row_step);
+    part.block(part.ctx, m0, m1, p0, p1);
     begin += p1 - p0;
   }
+}
+
+// An fp32 (plain or gated) call's blocks, as RunGemmBlocks runs them; a block
+// that cannot allocate its partial sums marks the call failed.
+struct Fp32Call {
+  GemmArgs args;
+  GemmBlockFn block;
+  mutable std::atomic<bool> failed{false};
+};
+
+void Fp32Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
+                int64_t p1) {
+  const Fp32Call& call = *static_cast<const Fp32Call*>(ctx);
+  if (call.failed.load(std::memory_order_relaxed)) return;
+  if (!call.block(call.args, m0, m1, p0, p1)) {
+    call.failed.store(true, std::memory_order_relaxed);
+  }
+}
+
+// Whether p is what a pack function made, for its precision.
+bool IsPacked(const enc_packed_b& p) {
+  switch (p.precision) {
+    case ENC_PRECISION_FP32:
+      return p.data != nullptr && p.layout.block != nullptr;
+    case ENC_PRECISION_INT8:
+      return p.int8.panels != nullptr && p.int8.kernel.block != nullptr;
+    case ENC_PRECISION_BF16:
+      return p.bf16.data != nullptr && p.bf16.kernel.block != nullptr;
+  }
+  return false;
 }
 
 // Checks what enc_gemm and enc_gemm_gated share: w, m, act, x, y and their
@@ -78,7 +105,7 @@ enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
                 static_cast<long long>(m));
   }
   const int64_t n = w->n, k = w->k;
-  if (n < 1 || k < 1 || w->data == nullptr || w->layout.block == nullptr) {
+  if (n < 1 || k < 1 || !IsPacked(*w)) {
     return Fail(ENC_ERR_INPUT, "%s: w is not a packed matrix", fn);
   }
   const int act_value = EnumArg(act);  // may be any int, from C
@@ -103,40 +130,47 @@ enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
   return ENC_OK;
 }
 
-// Runs a validated call over the thread pool, in units of w's panels;
+// Runs a validated fp32 call over the thread pool, in units of w's panels;
 // `products`: the weight matrices (enc_gemm 1; enc_gemm_gated 2, gate and
 // up).
 enc_status Run(const char* fn, const GemmArgs& args, const enc_packed_b& w,
                int products) {
-  const GemmLayout& layout = w.layout;
-  // Threads by work: each one gets at least kMinMacsPerThread.
-  const double macs =
-      static_cast<double>(args.m) * args.n * args.k * products;
-  const int threads = static_cast<int>(std::max<double>(
-      1, std::min<double>(enc_threads_count(), macs / kMinMacsPerThread)));
-  // Units: whole panels (each thread then reads only its part of W), and row
-  // blocks as well when there are too few panels for the guided split to
-  // balance (a unit should be at most ~1/8 of a thread's share).
-  Partition part;
-  part.args = &args;
-  part.block = layout.block;
-  part.panels = w.panels;
-  const int64_t tiles = (args.m + layout.rows - 1) / layout.rows;
-  int64_t row_blocks = 1;
-  if (threads > 1) {
-    const int64_t want = 8 * int64_t{threads};
-    row_blocks = std::min(tiles, (want + part.panels - 1) / part.panels);
-  }
-  part.row_step = (tiles + row_blocks - 1) / row_blocks * layout.rows;
-  row_blocks = (args.m + part.row_step - 1) / part.row_step;
-  ParallelForGuided(row_blocks * part.panels, 1, threads, &RunUnits, &part);
-  if (part.failed.load()) {
+  const Fp32Call call{args, w.layout.block};
+  RunGemmBlocks(args.m, args.n * products, args.k, w.panels, w.layout.rows,
+                &Fp32Blocks, &call);
+  if (call.failed.load()) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate the partial sums", fn);
   }
   return ENC_OK;
 }
 
 }  // namespace
+
+void RunGemmBlocks(int64_t m, int64_t n, int64_t k, int64_t panels,
+                   int64_t rows, GemmBlocksFn block, const void* ctx) {
+  // Threads by work: each one gets at least kMinMacsPerThread.
+  const double macs = static_cast<double>(m) * n * k;
+  const int threads = static_cast<int>(std::max<double>(
+      1, std::min<double>(enc_threads_count(), macs / kMinMacsPerThread)));
+  // Units: whole panels (each thread then reads only its part of W), and row
+  // blocks as well when there are too few panels for the guided split to
+  // balance (a unit should be at most ~1/8 of a thread's share).
+  Partition part;
+  part.block = block;
+  part.ctx = ctx;
+  part.m = m;
+  part.panels = panels;
+  const int64_t tiles = (m + rows - 1) / rows;
+  int64_t row_blocks = 1;
+  if (threads > 1) {
+    const int64_t want = 8 * int64_t{threads};
+    row_blocks = std::min(tiles, (want + panels - 1) / panels);
+  }
+  part.row_step = (tiles + row_blocks - 1) / row_blocks * rows;
+  row_blocks = (m + part.row_step - 1) / part.row_step;
+  ParallelForGuided(row_blocks * panels, 1, threads, &RunUnits, &part);
+}
+
 }  // namespace enc
 
 extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
@@ -168,6 +202,14 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
                   "enc_gemm: residual may be y only without an activation");
     }
   }
+  switch (w->precision) {
+    case ENC_PRECISION_FP32:
+      break;
+    case ENC_PRECISION_INT8:
+      return enc::GemmInt8(m, x, ldx, w, bias, act, residual, ldr, y, ldy);
+    case ENC_PRECISION_BF16:
+      return enc::GemmBf16(m, x, ldx, w, bias, act, residual, ldr, y, ldy);
+  }
   const enc::GemmArgs args{m,   n,        k,   x, ldx, w->data, bias,
                            nullptr, act, residual, ldr, y, ldy};
   return enc::Run(fn, args, *w, 1);
@@ -185,6 +227,9 @@ extern "C" enc_status enc_gemm_gated(int64_t m, const float* x, int64_t ldx,
     return s;
   }
   if (done) return ENC_OK;
+  if (packed->precision != ENC_PRECISION_FP32) {
+    return enc::Fail(ENC_ERR_INPUT, "%s: w is not a packed gated matrix", fn);
+  }
   const enc::GemmArgs args{m,       packed->n, packed->k, x, ldx,
                            packed->data, bias_gate, bias_up, act, nullptr,
                            0,       y,         ldy};

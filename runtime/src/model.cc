@@ -103,6 +103,20 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
                 "enc_checkpoint",
                 fn, i, name, d.checkpoint);
   }
+  const int32_t precision = d.precision;
+  if (precision != ENC_PRECISION_FP32 && precision != ENC_PRECISION_INT8 &&
+      precision != ENC_PRECISION_BF16) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): precision (%d) is not an "
+                "enc_precision",
+                fn, i, name, precision);
+  }
+  if (precision != ENC_PRECISION_FP32 && d.kind != ENC_SLOT_PACKED_MATRIX) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): precision (%d) must be "
+                "ENC_PRECISION_FP32 unless the kind is PACKED_MATRIX",
+                fn, i, name, precision);
+  }
   if (d.min_file_rows < 0 ||
       (d.min_file_rows != 0 && d.kind != ENC_SLOT_TABLE)) {
     return Fail(ENC_ERR_INPUT,
@@ -385,7 +399,9 @@ enc_status PackParts(const enc_weight_desc& d, const float* const* parts,
     return s;
   }
   enc_packed_b* packed = nullptr;
-  enc_status s = enc_gemm_pack_parts(d.num_parts, parts, d.rows, d.cols, &packed);
+  enc_status s =
+      enc_gemm_pack_parts_as(static_cast<enc_precision>(d.precision),
+                             d.num_parts, parts, d.rows, d.cols, &packed);
   *slot = packed;
   return s;
 }
@@ -536,6 +552,21 @@ extern "C" void enc_model_destroy(const enc_weight_desc* descs, int32_t n,
   std::free(slots);
 }
 
+namespace {
+// The bytes a slot's elements take in its precision (enc_model_bytes).
+uint64_t SlotBytes(const enc_weight_desc& d, int64_t rows, uint64_t count) {
+  switch (static_cast<enc_precision>(d.precision)) {
+    case ENC_PRECISION_FP32:
+      break;
+    case ENC_PRECISION_INT8:  // a byte each, and a scale per row
+      return count + static_cast<uint64_t>(rows) * sizeof(float);
+    case ENC_PRECISION_BF16:
+      return count * 2;
+  }
+  return count * sizeof(float);
+}
+}  // namespace
+
 extern "C" int64_t enc_model_bytes(const enc_weight_desc* descs, int32_t n) {
   if (CheckDescs("enc_model_bytes", descs, n) != ENC_OK) return -1;
   uint64_t total = 0;  // n < 2^31 slots of < 2^42 bytes: no overflow
@@ -543,7 +574,7 @@ extern "C" int64_t enc_model_bytes(const enc_weight_desc* descs, int32_t n) {
     int64_t rows = 0;
     uint64_t floats = 0;
     CheckDesc("enc_model_bytes", descs[i], i, &rows, &floats);
-    total += RoundUp(floats * sizeof(float));
+    total += RoundUp(SlotBytes(descs[i], rows, floats));
   }
   return static_cast<int64_t>(total);
 }

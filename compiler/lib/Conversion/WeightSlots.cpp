@@ -9,6 +9,8 @@
 
 #include "EncoderLowering.h"
 
+#include "enc/ABI/RuntimeEnums.h"
+
 using namespace mlir;
 using namespace enc;
 
@@ -145,8 +147,12 @@ void emitDescriptors(EncoderLowering &E) {
                 RowsField = ENC_FIELD(enc_weight_desc, rows),
                 Cols = ENC_FIELD(enc_weight_desc, cols),
                 MinFileRows = ENC_FIELD(enc_weight_desc, min_file_rows),
-                Checkpoint = ENC_FIELD(enc_weight_desc, checkpoint);
+                Checkpoint = ENC_FIELD(enc_weight_desc, checkpoint),
+                PrecisionField = ENC_FIELD(enc_weight_desc, precision);
   const enc_checkpoint Layout = getCheckpoint(E.Func);
+  // The precision setting is the linear layers' (their packed matrices):
+  // vectors and tables (biases, norms, embeddings) stay fp32.
+  const enc_precision LinearPrecision = abi::toRuntime(getPrecision(E.Func));
   const int64_t MaxParts = std::extent_v<decltype(enc_weight_desc::names)>;
   Value Table = B.create<LLVM::UndefOp>(L, TableTy);
   unsigned NameIndex = 0;
@@ -173,6 +179,10 @@ void emitDescriptors(EncoderLowering &E) {
     D = Set(D, {Cols}, B.i64(Columns, L));
     D = Set(D, {MinFileRows}, B.i64(S.MinFileRows, L));
     D = Set(D, {Checkpoint}, B.i32(Layout, L));
+    D = Set(D, {PrecisionField},
+            B.i32(S.Kind == ENC_SLOT_PACKED_MATRIX ? LinearPrecision
+                                                   : ENC_PRECISION_FP32,
+                  L));
     Table = Set(Table, {static_cast<int64_t>(I)}, D);
   }
   B.create<LLVM::ReturnOp>(L, Table);

@@ -41,6 +41,7 @@ constexpr llvm::StringLiteral ArenaRowFloats = ENC_ATTR_NAME(ArenaRowFloats);
 constexpr llvm::StringLiteral RowOffset = ENC_ATTR_NAME(RowOffset);
 constexpr llvm::StringLiteral Input = ENC_ATTR_NAME(Input);
 constexpr llvm::StringLiteral Checkpoint = ENC_ATTR_NAME(Checkpoint);
+constexpr llvm::StringLiteral Precision = ENC_ATTR_NAME(Precision);
 
 std::optional<int64_t> intAttr(Attribute A) {
   if (auto I = dyn_cast_or_null<IntegerAttr>(A))
@@ -83,6 +84,17 @@ void enc::setCheckpoint(Operation *Func, enc_checkpoint Layout) {
   const checkpoint::LayoutRow *Row = checkpoint::Find(Layout);
   assert(Row && "a layout of checkpoint_layouts.def");
   Func->setAttr(Checkpoint, StringAttr::get(Func->getContext(), Row->spelling));
+}
+
+WeightPrecision enc::getPrecision(Operation *Func) {
+  auto S = dyn_cast_or_null<StringAttr>(Func->getAttr(Precision));
+  std::optional<WeightPrecision> P =
+      S ? symbolizeWeightPrecision(S.getValue()) : std::nullopt;
+  return P.value_or(WeightPrecision::fp32);
+}
+void enc::setPrecision(Operation *Func, WeightPrecision P) {
+  Func->setAttr(Precision,
+                StringAttr::get(Func->getContext(), stringifyWeightPrecision(P)));
 }
 
 std::optional<int64_t> enc::getArenaRowFloats(Operation *Func) {
@@ -186,6 +198,19 @@ LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
       return Op->emitOpError() << "'" << Name << "' must name a checkpoint "
                                << "layout, not " << A.getValue();
     return success();
+  }
+  if (Name == Precision) {
+    auto S = dyn_cast<StringAttr>(A.getValue());
+    if (!isa<FunctionOpInterface>(Op))
+      return Op->emitOpError() << "'" << Name << "' belongs on a function";
+    if (S && symbolizeWeightPrecision(S.getValue()))
+      return success();
+    InFlightDiagnostic D = Op->emitOpError()
+                           << "'" << Name << "' must be one of";
+    for (uint32_t V = 0; V <= getMaxEnumValForWeightPrecision(); ++V)
+      D << (V ? ", " : " ") << stringifyWeightPrecision(
+                                  static_cast<WeightPrecision>(V));
+    return D << "; not " << A.getValue();
   }
   if (Name == ArenaRowFloats) {
     if (!isa<FunctionOpInterface>(Op))

@@ -101,6 +101,83 @@ void describeAttention(func::FuncOp F, llvm::raw_ostream &OS) {
        << "\n";
 }
 
+/// Whether W is (a part of) a linear layer's weight matrix: the weights the
+/// precision setting applies to.
+bool isLinearWeight(WeightOp W) {
+  auto IsMatrixOf = [](OpOperand &Use) {
+    auto L = dyn_cast<LinearOp>(Use.getOwner());
+    return L && Use.get() == L.getWeight();
+  };
+  for (OpOperand &Use : W->getUses()) {
+    if (IsMatrixOf(Use))
+      return true;
+    if (auto C = dyn_cast<ConcatWeightsOp>(Use.getOwner()))
+      if (llvm::any_of(C->getUses(), IsMatrixOf))
+        return true;
+  }
+  return false;
+}
+
+/// Bytes per element of a linear layer's weight, and per row beside them
+/// (int8's scale), in precision P.
+std::pair<int64_t, int64_t> linearBytes(WeightPrecision P) {
+  switch (P) {
+  case WeightPrecision::fp32:
+    return {4, 0};
+  case WeightPrecision::int8:
+    return {1, 4};
+  case WeightPrecision::bf16:
+    return {2, 0};
+  }
+  return {4, 0};
+}
+
+/// What precision P means for the numbers an encoder computes, and the error
+/// to expect (docs/numerics.md#precision).
+void describePrecision(WeightPrecision P, llvm::raw_ostream &OS) {
+  OS << " * Precision: " << stringifyWeightPrecision(P)
+     << " (docs/numerics.md#precision).\n";
+  switch (P) {
+  case WeightPrecision::fp32:
+    OS << " *   Weights and arithmetic in fp32; each output element is within\n"
+       << " *   docs/numerics.md's per-element bound.\n";
+    return;
+  case WeightPrecision::int8:
+    OS << " *   The linear layers' weights are int8 with one fp32 scale per "
+          "output row\n"
+       << " *   (max |w| / 127); each row of their input is quantized the same "
+          "way at\n"
+       << " *   every call, and products accumulate exactly in int32. "
+          "Attention, norms,\n"
+       << " *   softmax and embeddings stay fp32. Expected error: each output "
+          "vector has\n"
+       << " *   a cosine similarity >= 0.999 with the exact one (the fp32 "
+          "per-element\n"
+       << " *   bound does not apply).\n";
+    return;
+  case WeightPrecision::bf16:
+    OS << " *   The linear layers' weights are rounded to bf16 at load (8 "
+          "significant\n"
+       << " *   bits); products accumulate in fp32. Attention, norms, softmax "
+          "and\n"
+       << " *   embeddings stay fp32. Expected error: each output vector has a "
+          "cosine\n"
+       << " *   similarity >= 0.9999 with the exact one (the fp32 per-element "
+          "bound does\n"
+       << " *   not apply).\n"
+       << " *   Speed depends on the CPU that runs it. With AVX512_BF16 the "
+          "GEMMs use\n"
+       << " *   vdpbf16ps (their inputs rounded to bf16 too). Without it "
+          "(AVX2, AVX-512\n"
+       << " *   without BF16) the weights are widened to fp32 in the GEMM: "
+          "half the weight\n"
+       << " *   memory and traffic, fp32 arithmetic, so no faster than fp32 "
+          "where the\n"
+       << " *   GEMM is compute-bound. AMX is not used.\n";
+    return;
+  }
+}
+
 void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
   ModelFacts Facts = modelFacts(F);
@@ -124,10 +201,19 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
                           L.getLine(), L.getColumn());
 
   SmallVector<WeightOp> Weights;
-  int64_t WeightFloats = 0;
+  const WeightPrecision Precision = getPrecision(F);
+  const auto [ElementBytes, RowBytes] = linearBytes(Precision);
+  int64_t LinearFloats = 0, LinearBytes = 0, OtherFloats = 0;
   F.walk([&](WeightOp W) {
     Weights.push_back(W);
-    WeightFloats += W.getType().getNumElements();
+    RankedTensorType T = W.getType();
+    if (isLinearWeight(W)) {
+      LinearFloats += T.getNumElements();
+      LinearBytes += T.getNumElements() * ElementBytes +
+                     T.getShape()[0] * RowBytes;
+    } else {
+      OtherFloats += T.getNumElements();
+    }
   });
 
   OS << "/* ------------------------------------------------------------------\n"
@@ -158,10 +244,17 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
                       "1e-12) (normalize)"
                     : "")
      << ".\n"
-     << " *\n"
-     << " * Memory: the loaded model holds its " << Weights.size()
-     << " weight tensors as fp32 (" << WeightFloats * 4
-     << " bytes before packing; GEMM weights are packed once at load).\n"
+     << " *\n";
+  describePrecision(Precision, OS);
+  OS << " * Memory: the loaded model holds its " << Weights.size()
+     << " weight tensors in " << LinearBytes + 4 * OtherFloats
+     << " bytes before packing:\n"
+     << " *   " << LinearBytes << " of linear-layer weights in "
+     << stringifyWeightPrecision(Precision);
+  if (Precision != WeightPrecision::fp32)
+    OS << " (" << 4 * LinearFloats << " in fp32)";
+  OS << ", " << 4 * OtherFloats << " of fp32 vectors and tables;\n"
+     << " *   GEMM weights are packed once at load.\n"
      << " * Each calling thread keeps a workspace of " << N
      << "_workspace_bytes(batch, seq_len)\n"
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "

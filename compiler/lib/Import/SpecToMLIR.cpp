@@ -240,6 +240,8 @@ func::FuncOp Importer::function(ModuleOp Module) {
   Layout = Row->layout;
   if (Layout != ENC_CHECKPOINT_ENC)
     setCheckpoint(Func, Layout);
+  if (Spec.Prec != Precision::Fp32)
+    setPrecision(Func, toDialect<WeightPrecision>(Spec.Prec));
   return Func;
 }
 

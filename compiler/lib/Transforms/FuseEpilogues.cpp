@@ -1,8 +1,10 @@
 //===- FuseEpilogues.cpp - Epilogues into the op that produces them -------===//
 
+#include "enc/Dialect/EncDialect.h"
 #include "enc/Dialect/EncOps.h"
 #include "enc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -78,9 +80,14 @@ struct PositionsIntoEmbedding : OpRewritePattern<AddPositionsOp> {
 /// read the same input, feed only this product, carry no residual, and their
 /// weights (and biases, both or neither) are enc.weight ops, which the loader
 /// packs together as one gated slot. The up projection has no activation.
-/// Every condition on a projection's form (a precision other than f32, say)
-/// belongs here.
+/// The encoder's precision is fp32: the gated kernel packs and multiplies
+/// fp32 weights only, so an int8 or bf16 encoder keeps its two projections
+/// (each in its precision) and the product. Every condition on a
+/// projection's form belongs here.
 bool canFuseGated(LinearOp Gate, LinearOp Up, MulOp Mul) {
+  auto Func = Mul->getParentOfType<func::FuncOp>();
+  if (!Func || getPrecision(Func) != WeightPrecision::fp32)
+    return false;
   auto Plain = [&](LinearOp L) {
     return L && L->hasOneUse() && *L->user_begin() == Mul.getOperation() &&
            !L.getResidual() && L.getWeight().getDefiningOp<WeightOp>();

@@ -96,3 +96,18 @@ func.func @unknown(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
 func.func @fact_on_an_argument(%x: tensor<?x?x8xf32> {enc.d_model = 8 : i64}) {
   return
 }
+
+// -----
+
+// expected-error @+1 {{'enc.precision' must be one of fp32, int8, bf16; not "int4"}}
+func.func @unknown_precision(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> attributes {enc.precision = "int4"} {
+  return %x : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @precision_on_an_op(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.precision' belongs on a function}}
+  %0 = enc.activation relu %x {enc.precision = "int8"} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}

@@ -10,7 +10,7 @@
 // attention, an unfused activation and residual add, cls pooling.
 // CHECK-LABEL: llvm.mlir.global private constant @floats_str0("relative.bias\00")
 // One slot: relative.bias, a table (kind 2) of one part, [4, 2].
-// CHECK: llvm.mlir.global internal constant @floats_weights() {{.*}} : !llvm.array<1 x struct<(i32, i32, array<3 x ptr>, array<3 x i64>, i64, i64, i32)>> {
+// CHECK: llvm.mlir.global internal constant @floats_weights() {{.*}} : !llvm.array<1 x struct<(i32, i32, array<3 x ptr>, array<3 x i64>, i64, i64, i32, i32)>> {
 // CHECK: llvm.mlir.constant(2 : i32) : i32
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[0]
 // CHECK-NEXT: llvm.mlir.constant(1 : i32) : i32
@@ -85,7 +85,7 @@ func.func @floats(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor
 // pooling = mean; norm = pre; }).
 // 16 slots: tokens, types, norm1 (2), QKV weight and bias (concatenations),
 // o (2), norm2 (2), up (2), down (2), final_norm (2).
-// CHECK-LABEL: llvm.mlir.global internal constant @tiny_weights() {{.*}} : !llvm.array<16 x struct<(i32, i32, array<3 x ptr>, array<3 x i64>, i64, i64, i32)>> {
+// CHECK-LABEL: llvm.mlir.global internal constant @tiny_weights() {{.*}} : !llvm.array<16 x struct<(i32, i32, array<3 x ptr>, array<3 x i64>, i64, i64, i32, i32)>> {
 // The concatenated QKV weight: 3 parts, 8 rows each, 8 columns (its kind,
 // a packed matrix, is checked in LLVM IR by Emit/emit-llvm.enc).
 // CHECK: llvm.mlir.constant(3 : i32) : i32

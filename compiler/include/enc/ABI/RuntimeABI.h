@@ -236,7 +236,8 @@ ENC_RUNTIME_STRUCT(enc_model_info, ENC_MODEL_INFO_FIELDS)
   X(enc_weight_desc, rows)                                                     \
   X(enc_weight_desc, cols)                                                     \
   X(enc_weight_desc, min_file_rows)                                            \
-  X(enc_weight_desc, checkpoint)
+  X(enc_weight_desc, checkpoint)                                               \
+  X(enc_weight_desc, precision)
 ENC_RUNTIME_STRUCT(enc_weight_desc, ENC_WEIGHT_DESC_FIELDS)
 
 #define ENC_ATTENTION_PARAMS_FIELDS(X)                                         \

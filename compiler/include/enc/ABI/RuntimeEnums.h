@@ -110,6 +110,29 @@ constexpr std::optional<RopePairing> fromRuntime(enc_rope_style S) {
   return std::nullopt;
 }
 
+constexpr enc_precision toRuntime(WeightPrecision P) {
+  switch (P) {
+  case WeightPrecision::fp32:
+    return ENC_PRECISION_FP32;
+  case WeightPrecision::int8:
+    return ENC_PRECISION_INT8;
+  case WeightPrecision::bf16:
+    return ENC_PRECISION_BF16;
+  }
+  return ENC_PRECISION_FP32;
+}
+constexpr WeightPrecision fromRuntime(enc_precision P) {
+  switch (P) {
+  case ENC_PRECISION_FP32:
+    return WeightPrecision::fp32;
+  case ENC_PRECISION_INT8:
+    return WeightPrecision::int8;
+  case ENC_PRECISION_BF16:
+    return WeightPrecision::bf16;
+  }
+  return WeightPrecision::fp32;
+}
+
 namespace detail {
 /// Every value of dialect enum E maps to the runtime and back to itself.
 template <typename E> constexpr bool roundTrips(unsigned MaxValue) {
@@ -126,6 +149,9 @@ static_assert(detail::roundTrips<NormKind>(getMaxEnumValForNormKind()),
               "NormKind and enc_norm_kind disagree");
 static_assert(detail::roundTrips<PoolMode>(getMaxEnumValForPoolMode()),
               "PoolMode and enc_pool_mode disagree");
+static_assert(detail::roundTrips<WeightPrecision>(
+                  getMaxEnumValForWeightPrecision()),
+              "WeightPrecision and enc_precision disagree");
 static_assert(detail::roundTrips<RopePairing>(getMaxEnumValForRopePairing()),
               "RopePairing and enc_rope_style disagree");
 

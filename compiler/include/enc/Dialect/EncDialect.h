@@ -51,6 +51,10 @@ void setEncoderFacts(mlir::Operation *Func, const EncoderFacts &Facts);
 enc_checkpoint getCheckpoint(mlir::Operation *Func);
 void setCheckpoint(mlir::Operation *Func, enc_checkpoint Layout);
 
+/// The precision of an encoder's linear layers' weights (fp32 when unset).
+WeightPrecision getPrecision(mlir::Operation *Func);
+void setPrecision(mlir::Operation *Func, WeightPrecision Precision);
+
 /// Floats per row of the activation arena, once enc-plan-buffers ran.
 std::optional<int64_t> getArenaRowFloats(mlir::Operation *Func);
 void setArenaRowFloats(mlir::Operation *Func, int64_t Floats);

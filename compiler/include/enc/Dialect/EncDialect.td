@@ -44,6 +44,9 @@ def Enc_Dialect : Dialect {
     // names (checkpoint_layouts.def), through which the loader finds each
     // enc.weight's canonical name; absent: enc.
     "::mlir::StringAttr":$checkpoint,
+    // On an encoder function: the precision of its linear layers' weights
+    // (a WeightPrecision spelling); absent: fp32.
+    "::mlir::StringAttr":$precision,
     // On a planned encoder function: floats per row of the activation arena.
     "::mlir::IntegerAttr":$arena_row_floats,
     // On an op (or a function argument) given a buffer in the arena: its
@@ -94,6 +97,15 @@ def Enc_PoolMode : I32EnumAttr<"PoolMode", "pooling mode",
   let cppNamespace = "::enc";
 }
 def Enc_PoolModeAttr : EnumAttr<Enc_Dialect, Enc_PoolMode, "pool_mode">;
+
+// The `precision` setting: how the linear layers' weights are stored and
+// multiplied (enc_precision of the runtime, through enc_weight_desc).
+def Enc_WeightPrecision : I32EnumAttr<"WeightPrecision",
+    "precision of the linear layers' weights",
+    Enc_ChoiceCases<Enc_Precision_Spellings, 0>.Cases> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::enc";
+}
 
 def Enc_Pos_None : I32EnumAttrCase<"none", 0>;
 def Enc_Pos_Rope : I32EnumAttrCase<"rope", 1>;

@@ -30,6 +30,14 @@ typedef enum {
   ENC_ACT_SILU       /* x * sigmoid(x) = x / (1 + exp(-x)) */
 } enc_activation;
 
+/* How a packed W is stored and multiplied (docs/numerics.md#precision). */
+typedef enum {
+  ENC_PRECISION_FP32 = 0,
+  ENC_PRECISION_INT8 = 1, /* weights s8 per output row (symmetric), activations
+                             quantized per row per call, int32 accumulation */
+  ENC_PRECISION_BF16 = 2  /* weights bf16, fp32 accumulation */
+} enc_precision;
+
 /* Packs W, row-major [n, k] (n, k >= 1), into *out; free it with
  * enc_gemm_packed_free. ENC_ERR_INPUT on a bad argument, ENC_ERR_NOMEM if the
  * allocation fails; *out is NULL on failure. */
@@ -41,11 +49,24 @@ enc_status enc_gemm_pack(const float *w, int64_t n, int64_t k,
 enc_status enc_gemm_pack_parts(int32_t num_parts, const float *const *parts,
                                const int64_t *rows, int64_t k,
                                enc_packed_b **out);
+/* As enc_gemm_pack_parts, with the weights stored in `precision`. int8: one
+ * scale per row, max |w| / 127, and w rounded to the nearest multiple of it
+ * (W must then be finite). ENC_ERR_INPUT for a precision this runtime does
+ * not implement, or non-finite weights with int8. */
+enc_status enc_gemm_pack_parts_as(enc_precision precision, int32_t num_parts,
+                                  const float *const *parts,
+                                  const int64_t *rows, int64_t k,
+                                  enc_packed_b **out);
+enc_precision enc_gemm_packed_precision(const enc_packed_b *p);
+/* Bytes the packed matrix holds (panels, padding and scales included). */
+int64_t enc_gemm_packed_bytes(const enc_packed_b *p);
 void enc_gemm_packed_free(enc_packed_b *p); /* NULL is a no-op */
 int64_t enc_gemm_packed_n(const enc_packed_b *p);
 int64_t enc_gemm_packed_k(const enc_packed_b *p);
 
-/* Y[m, n] = act(X[m, k] W^T + bias) + residual, with n, k those of `w`.
+/* Y[m, n] = act(X[m, k] W^T + bias) + residual, with n, k those of `w`,
+ * in the precision `w` was packed in (int8: each row of X quantized to s8
+ * with its own scale, max |x| / 127, for this call).
  * bias: [n] or NULL. residual: [m, ldr] or NULL, added after the activation
  * (it may alias y when ldr == ldy). ldx, ldr, ldy: row strides in floats,
  * ldx >= k, ldr >= n, ldy >= n. m == 0 does nothing. Runs on the runtime's

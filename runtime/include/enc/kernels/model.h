@@ -61,6 +61,9 @@ typedef struct {
                             layout the loader finds each canonical name's
                             tensor (or row slice of a fused tensor) through
                             the layout's table, its prefix and alternates */
+  int32_t precision;     /* enc_precision (enc/kernels/gemm.h) of a
+                            PACKED_MATRIX; ENC_PRECISION_FP32 (0) for the other
+                            kinds (a PACKED_GATED is fp32) */
 } enc_weight_desc;
 
 /* Opens the safetensors file `path` and fills slots[i] for descs[i],
@@ -90,8 +93,10 @@ enc_status enc_model_create(const char *path, const enc_weight_desc *descs,
 void enc_model_destroy(const enc_weight_desc *descs, int32_t n, void **slots);
 
 /* Bytes of weight data a model loaded with these descriptors holds: each
- * slot's floats, rounded up to 64 bytes. A lower bound for a PACKED_MATRIX
- * or PACKED_GATED, whose panels pad the rows up to the micro-kernel's width. -1 (with
+ * slot's elements in its precision (a float each, an int8 PACKED_MATRIX a
+ * byte each and a float per row, bf16 two bytes each), rounded up to 64
+ * bytes. A lower bound for a PACKED_MATRIX or PACKED_GATED, whose panels pad
+ * the rows up to the micro-kernel's width. -1 (with
  * ENC_ERR_INPUT's message) for invalid descriptors. */
 int64_t enc_model_bytes(const enc_weight_desc *descs, int32_t n);
 

@@ -1,0 +1,339 @@
+// The bf16 GEMM's SIMD body (Highway), compiled once per target: Y = X W^T
+// with W stored bf16 (kernels/gemm_bf16.h: K pairs interleaved per column),
+// X and the accumulators fp32, the fp32 GEMM's tile shape and epilogues
+// (kernels/gemm_tile-inl.h, kernels/gemm_epilogue-inl.h).
+//
+// Widening kernel (every target): one load of a panel's K pair row gives, per
+// 32-bit lane, w[k] in the low half and w[k + 1] in the high half; a shift
+// left by 16 makes w[k] an fp32 and a mask of the low half makes w[k + 1] one,
+// exactly (bf16 is the upper half of an fp32). The products are fp32 FMAs, as
+// in the fp32 kernel: the weights read from memory halve, the arithmetic does
+// not change, so the speed follows the memory bandwidth the fp32 GEMM needed.
+//
+// Dot kernel (AVX-512 targets, on CPUs with AVX512_BF16, checked at run time):
+// vdpbf16ps multiplies bf16 pairs and adds both products to an fp32 lane, so
+// the same packed pairs are used as they are and X is rounded to bf16 pairs
+// (round to nearest even) once per row tile and K block. Twice the products
+// per instruction; X loses its low 16 mantissa bits.
+
+#if defined(ENC_KERNELS_GEMM_BF16_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ENC_KERNELS_GEMM_BF16_INL_H_
+#undef ENC_KERNELS_GEMM_BF16_INL_H_
+#else
+#define ENC_KERNELS_GEMM_BF16_INL_H_
+#endif
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "kernels/gemm_bf16.h"
+#include "kernels/gemm_epilogue-inl.h"
+#include "kernels/gemm_tile-inl.h"
+#include "kernels/math-inl.h"
+#include "src/cpu_caches.h"
+
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#include <immintrin.h>
+#define ENC_GEMM_BF16_DOT 1
+#else
+#define ENC_GEMM_BF16_DOT 0
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+namespace bf16_detail {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using gemm_detail::D;
+using gemm_detail::kLanes;
+// The fp32 GEMM's plain tile: the bf16 tile shares its epilogue
+// (kernels/gemm_epilogue-inl.h), and with it the shape.
+constexpr size_t kMr = gemm_detail::PlainTile::kMr;
+constexpr size_t kVecs = gemm_detail::PlainTile::kVecs;
+constexpr size_t kPanel = gemm_detail::PlainTile::kPanel;
+using gemm_detail::LoadCols;
+using gemm_detail::StoreCols;
+using gemm_detail::TileView;
+using gemm_detail::V;
+using DU = hn::RebindToUnsigned<D>;
+
+// Pair rows (kPanel u32 each) prefetched ahead along a panel.
+constexpr int64_t kPrefetchPairs = 16;
+constexpr int64_t kLineWords = 64 / sizeof(uint32_t);
+// The dot kernel's X buffer: K blocks are at most 2 * kMaxDotPairs long.
+constexpr int64_t kMaxDotPairs = 512;
+
+// One call of a micro-kernel: a row tile across the panels of a chunk for
+// one K block [k0, k0 + kc), k0 even.
+struct TileIo {
+  const float* x;  // X at (row 0 of the tile, k0)
+  int64_t ldx;
+  const uint32_t* w;  // the chunk's first panel at pair k0 / 2
+  int64_t w_stride;   // u32 from one panel to the next
+  int64_t kc;
+  float* y;
+  int64_t ldy;
+  int64_t panels;
+  size_t last_cols;
+  bool first, last;
+  const float* bias;
+  const float* res;
+  int64_t ldr;
+};
+
+HWY_INLINE TileView ViewOf(const TileIo& t, int64_t p) {
+  TileView view;
+  view.y = t.y + p * static_cast<int64_t>(kPanel);
+  view.ldy = t.ldy;
+  view.cols = p + 1 == t.panels ? t.last_cols : kPanel;
+  view.bias = t.bias ? t.bias + p * static_cast<int64_t>(kPanel) : nullptr;
+  view.res = t.res ? t.res + p * static_cast<int64_t>(kPanel) : nullptr;
+  view.ldr = t.ldr;
+  return view;
+}
+
+template <class Epi, size_t kRows>
+HWY_INLINE void StartTile(D d, const TileView& view, bool first,
+                          V (&acc)[kRows][kVecs]) {
+  if (first) {
+    Epi::template Init<kRows>(d, view, acc);
+    return;
+  }
+  for (size_t r = 0; r < kRows; ++r) {  // the partial sums of earlier K blocks
+    for (size_t v = 0; v < kVecs; ++v) {
+      acc[r][v] = LoadCols(d, view.y + r * view.ldy, v, view.cols);
+    }
+  }
+}
+
+template <class Epi, size_t kRows>
+HWY_INLINE void EndTile(D d, const TileView& view, bool last,
+                        V (&acc)[kRows][kVecs]) {
+  if (last) {
+    Epi::template Finish<kRows>(d, view, acc);
+    return;
+  }
+  for (size_t r = 0; r < kRows; ++r) {
+    for (size_t v = 0; v < kVecs; ++v) {
+      StoreCols(acc[r][v], d, view.y + r * view.ldy, v, view.cols);
+    }
+  }
+}
+
+// acc += x[r][kk] * (the panel row of one K step, widened), every row r.
+template <size_t kRows>
+HWY_INLINE void Step(const V (&w)[kVecs], const float* HWY_RESTRICT const* x,
+                     int64_t kk, V (&acc)[kRows][kVecs]) {
+  const D d;
+  for (size_t r = 0; r < kRows; ++r) {
+    const V xr = hn::Set(d, x[r][kk]);
+    for (size_t v = 0; v < kVecs; ++v) acc[r][v] = hn::MulAdd(xr, w[v], acc[r][v]);
+  }
+}
+
+template <class Epi, size_t kRows>
+HWY_NOINLINE void RowTileWiden(const TileIo& t) {
+  const D d;
+  const DU du;
+  const auto high = hn::Set(du, 0xFFFF0000u);
+  const float* HWY_RESTRICT x[kRows];
+  for (size_t r = 0; r < kRows; ++r) x[r] = t.x + r * t.ldx;
+  const int64_t pairs = t.kc / 2;
+  for (int64_t p = 0; p < t.panels; ++p) {
+    const TileView view = ViewOf(t, p);
+    V acc[kRows][kVecs];
+    StartTile<Epi, kRows>(d, view, t.first, acc);
+    const uint32_t* HWY_RESTRICT b = t.w + p * t.w_stride;
+    V w[kVecs];
+    for (int64_t q = 0; q < pairs; ++q, b += kPanel) {
+      for (size_t line = 0; line < kPanel; line += kLineWords) {
+        hwy::Prefetch(b + kPrefetchPairs * static_cast<int64_t>(kPanel) + line);
+      }
+      for (size_t v = 0; v < kVecs; ++v) {
+        w[v] = hn::BitCast(d, hn::ShiftLeft<16>(hn::Load(du, b + v * kLanes)));
+      }
+      Step<kRows>(w, x, 2 * q, acc);
+      for (size_t v = 0; v < kVecs; ++v) {
+        w[v] = hn::BitCast(d, hn::And(hn::Load(du, b + v * kLanes), high));
+      }
+      Step<kRows>(w, x, 2 * q + 1, acc);
+    }
+    if (t.kc & 1) {  // odd K: the last pair's high half is padding
+      for (size_t v = 0; v < kVecs; ++v) {
+        w[v] = hn::BitCast(d, hn::ShiftLeft<16>(hn::Load(du, b + v * kLanes)));
+      }
+      Step<kRows>(w, x, 2 * pairs, acc);
+    }
+    EndTile<Epi, kRows>(d, view, t.last, acc);
+  }
+}
+
+#if ENC_GEMM_BF16_DOT
+// vdpbf16ps on the packed pairs and X rounded to bf16 pairs. Compiled for
+// AVX512_BF16 on top of the target's own instructions; called only when the
+// CPU has it (CpuHasAvx512Bf16).
+template <class Epi, size_t kRows>
+__attribute__((target("avx512bf16"))) HWY_NOINLINE void RowTileDot(
+    const TileIo& t) {
+  const D d;
+  const int64_t pairs = (t.kc + 1) / 2;
+  HWY_ALIGN uint32_t xb[kRows][kMaxDotPairs];
+  for (size_t r = 0; r < kRows; ++r) {
+    const float* xr = t.x + r * t.ldx;
+    for (int64_t q = 0; q < pairs; ++q) {
+      const uint32_t lo = Bf16Bits(xr[2 * q]);
+      const uint32_t hi = 2 * q + 1 < t.kc ? Bf16Bits(xr[2 * q + 1]) : 0u;
+      xb[r][q] = lo | hi << 16;
+    }
+  }
+  for (int64_t p = 0; p < t.panels; ++p) {
+    const TileView view = ViewOf(t, p);
+    V acc[kRows][kVecs];
+    StartTile<Epi, kRows>(d, view, t.first, acc);
+    const uint32_t* HWY_RESTRICT b = t.w + p * t.w_stride;
+    for (int64_t q = 0; q < pairs; ++q, b += kPanel) {
+      for (size_t line = 0; line < kPanel; line += kLineWords) {
+        hwy::Prefetch(b + kPrefetchPairs * static_cast<int64_t>(kPanel) + line);
+      }
+      __m512bh w[kVecs];
+      for (size_t v = 0; v < kVecs; ++v) {
+        w[v] = reinterpret_cast<__m512bh>(_mm512_load_si512(b + v * kLanes));
+      }
+      for (size_t r = 0; r < kRows; ++r) {
+        const __m512bh xr = reinterpret_cast<__m512bh>(
+            _mm512_set1_epi32(static_cast<int>(xb[r][q])));
+        for (size_t v = 0; v < kVecs; ++v) {
+          acc[r][v].raw = _mm512_dpbf16_ps(acc[r][v].raw, xr, w[v]);
+        }
+      }
+    }
+    EndTile<Epi, kRows>(d, view, t.last, acc);
+  }
+}
+#endif  // ENC_GEMM_BF16_DOT
+
+using RowTileFn = void (*)(const TileIo&);
+
+template <class Epi, bool kDot, size_t... kRowsMinus1>
+constexpr std::array<RowTileFn, sizeof...(kRowsMinus1)> MakeRowTiles(
+    std::index_sequence<kRowsMinus1...>) {
+#if ENC_GEMM_BF16_DOT
+  if constexpr (kDot) return {{&RowTileDot<Epi, kRowsMinus1 + 1>...}};
+#endif
+  return {{&RowTileWiden<Epi, kRowsMinus1 + 1>...}};
+}
+
+// Block sizes, as the fp32 GEMM's (kernels/gemm-inl.h) with W half as wide:
+// the X slice of a row tile takes at most half of L1, K blocks are equal and
+// even (a K pair never straddles two), and L2 holds a quarter each of the W
+// slice of a chunk and of the X slice of an M block.
+struct Blocking {
+  int64_t kc, chunk, mc;
+};
+
+HWY_INLINE Blocking BlockingFor(int64_t k, bool dot) {
+  const CacheSizes& cache = GetCacheSizes();
+  Blocking b;
+  int64_t kc_max = std::max<int64_t>(
+      64, cache.l1d / 2 / (static_cast<int64_t>(kMr) * sizeof(float)));
+  if (dot) kc_max = std::min<int64_t>(kc_max, 2 * kMaxDotPairs);
+  const int64_t k_blocks = (k + kc_max - 1) / kc_max;
+  b.kc = (k + k_blocks - 1) / k_blocks;
+  b.kc += b.kc & 1;
+  b.chunk = std::max<int64_t>(
+      1, cache.l2 / 4 / (b.kc * static_cast<int64_t>(kPanel) * 2));
+  b.mc = std::max<int64_t>(1, cache.l2 / 4 / (b.kc * 4) / kMr) * kMr;
+  return b;
+}
+
+// Y rows [m0, m1) x panels [p0, p1): M block > panel chunk > K block > row
+// tile (> panel, in the tile), as the fp32 GEMM.
+template <class Epi, bool kDot>
+void Block(const Bf16Args& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
+  static constexpr std::array<RowTileFn, kMr> kTiles =
+      MakeRowTiles<Epi, kDot>(std::make_index_sequence<kMr>());
+  const Blocking bl = BlockingFor(a.k, kDot);
+  const int64_t kpairs = (a.k + 1) / 2;
+  const int64_t last_cols = a.n - (a.n - 1) / kPanel * kPanel;
+  const int64_t last_panel = (a.n - 1) / kPanel;
+  for (int64_t mc0 = m0; mc0 < m1; mc0 += bl.mc) {
+    const int64_t mc1 = std::min(m1, mc0 + bl.mc);
+    for (int64_t pc0 = p0; pc0 < p1; pc0 += bl.chunk) {
+      const int64_t pc1 = std::min(p1, pc0 + bl.chunk);
+      for (int64_t k0 = 0; k0 < a.k; k0 += bl.kc) {
+        TileIo t;
+        t.ldx = a.ldx;
+        t.w_stride = kpairs * static_cast<int64_t>(kPanel);
+        t.w = a.w + pc0 * t.w_stride + k0 / 2 * static_cast<int64_t>(kPanel);
+        t.kc = std::min(bl.kc, a.k - k0);
+        t.ldy = a.ldy;
+        t.panels = pc1 - pc0;
+        t.last_cols =
+            pc1 - 1 == last_panel ? static_cast<size_t>(last_cols) : kPanel;
+        t.first = k0 == 0;
+        t.last = k0 + t.kc == a.k;
+        t.bias = a.bias ? a.bias + pc0 * static_cast<int64_t>(kPanel) : nullptr;
+        t.ldr = a.ldr;
+        for (int64_t m = mc0, rows = 0; m < mc1; m += rows) {
+          // A short last tile shares the rows of the one before (6 + 2 ->
+          // 4 + 4), as in the fp32 GEMM.
+          const int64_t left = mc1 - m, mr = kMr;
+          rows = left > mr && left - mr < mr / 2 ? (left + 1) / 2
+                                                 : std::min(mr, left);
+          t.x = a.x + m * a.ldx + k0;
+          t.y = a.y + m * a.ldy + pc0 * static_cast<int64_t>(kPanel);
+          t.res = a.residual
+                      ? a.residual + m * a.ldr + pc0 * static_cast<int64_t>(kPanel)
+                      : nullptr;
+          kTiles[rows - 1](t);
+        }
+      }
+    }
+  }
+}
+
+template <bool kDot>
+void BlockFor(const Bf16Args& a, int64_t m0, int64_t m1, int64_t p0,
+              int64_t p1) {
+  using gemm_detail::BiasActResidual;
+  WithActivation(a.act, [&](auto act) {
+    Block<BiasActResidual<decltype(act)::value>, kDot>(a, m0, m1, p0, p1);
+  });
+}
+
+}  // namespace bf16_detail
+
+// This target's bf16 GEMM: the panel width of its fp32 tile, and the dot
+// kernel where the target has one, the CPU has AVX512_BF16 and `widen_only`
+// does not ask for the widening kernel.
+Bf16Kernel GetBf16Kernel(bool widen_only) {
+  Bf16Kernel k;
+  k.target = HWY_TARGET;
+  k.panel = static_cast<int64_t>(bf16_detail::kPanel);
+  k.rows = static_cast<int64_t>(bf16_detail::kMr);
+  k.dot = false;
+  k.block = &bf16_detail::BlockFor<false>;
+#if ENC_GEMM_BF16_DOT
+  if (!widen_only && CpuHasAvx512Bf16()) {
+    k.dot = true;
+    k.block = &bf16_detail::BlockFor<true>;
+  }
+#else
+  (void)widen_only;
+#endif
+  return k;
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#undef ENC_GEMM_BF16_DOT
+#endif  // ENC_KERNELS_GEMM_BF16_INL_H_

@@ -1,0 +1,167 @@
+// precision = bf16 (docs/numerics.md#precision): packing W to bf16 pairs
+// (kernels/gemm_bf16.h) and enc_gemm on them, per Highway target
+// (kernels/gemm_bf16-inl.h), split over the thread pool as the fp32 GEMM.
+#include "kernels/gemm_bf16.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <utility>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/gemm_bf16.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/gemm_bf16-inl.h"
+
+#if HWY_ONCE
+#if HWY_ARCH_X86
+#include <cpuid.h>
+#endif
+
+#include "enc/kernels/threads.h"
+#include "kernels/gemm.h"
+#include "src/dispatch.h"
+#include "src/large_alloc.h"
+#include "src/status.h"
+
+namespace enc {
+ENC_EXPORT(GetBf16Kernel);
+
+namespace {
+
+std::atomic<bool> g_dot_disabled{false};
+
+// CPUID.(EAX=7, ECX=1):EAX bit 5, with the AVX-512 state enabled by the OS
+// (XCR0 bits 1, 2, 5, 6, 7).
+bool DetectAvx512Bf16() {
+#if HWY_ARCH_X86
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || a < 1) return false;
+  if (!__get_cpuid_count(7, 1, &a, &b, &c, &d) || !(a & (1u << 5))) return false;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return false;  // OSXSAVE
+  uint32_t xcr0_lo, xcr0_hi;
+  __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+  (void)xcr0_hi;
+  constexpr uint32_t kAvx512State = 0xE6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+  return (xcr0_lo & kAvx512State) == kAvx512State;
+#else
+  return false;
+#endif
+}
+
+struct PackArgs {
+  WeightRows w;
+  int64_t panel, kpairs;
+  uint32_t* dst;
+};
+
+// Panels [begin, end): pair-major, as the fp32 packing is k-major.
+void PackPanels(void* ctx, int64_t begin, int64_t end) {
+  const PackArgs& a = *static_cast<const PackArgs*>(ctx);
+  const int64_t width = a.panel, k = a.w.k;
+  for (int64_t p = begin; p < end; ++p) {
+    uint32_t* panel = a.dst + p * a.kpairs * width;
+    const int64_t cols = std::min(width, a.w.n - p * width);
+    const float* rows[kMaxGemmPanel];
+    for (int64_t j = 0; j < cols; ++j) rows[j] = a.w.Row(p * width + j);
+    for (int64_t q = 0; q < a.kpairs; ++q) {
+      uint32_t* out = panel + q * width;
+      const bool odd_end = 2 * q + 1 == k;
+      int64_t j = 0;
+      for (; j < cols; ++j) {
+        const uint32_t lo = Bf16Bits(rows[j][2 * q]);
+        const uint32_t hi = odd_end ? 0u : Bf16Bits(rows[j][2 * q + 1]);
+        out[j] = lo | hi << 16;
+      }
+      for (; j < width; ++j) out[j] = 0;
+    }
+  }
+}
+
+void Bf16Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
+                int64_t p1) {
+  const auto& call = *static_cast<const std::pair<Bf16Args, Bf16BlockFn>*>(ctx);
+  call.second(call.first, m0, m1, p0, p1);
+}
+
+}  // namespace
+
+bool CpuHasAvx512Bf16() {
+  static const bool has = DetectAvx512Bf16();
+  return has;
+}
+
+Bf16Kernel ChooseBf16Kernel() {
+  return ENC_DYNAMIC_DISPATCH(GetBf16Kernel)(g_dot_disabled.load());
+}
+
+void DisableBf16DotForTest(bool disable) { g_dot_disabled.store(disable); }
+
+enc_status PackBf16(int32_t num_parts, const float* const* parts,
+                    const int64_t* rows, int64_t k, enc_packed_b** out) {
+  const char* fn = "enc_gemm_pack";
+  *out = nullptr;
+  WeightRows w{};
+  w.num_parts = num_parts;
+  w.k = k;
+  for (int32_t i = 0; i < num_parts; ++i) {
+    w.parts[i] = parts[i];
+    w.first_row[i + 1] = w.first_row[i] + rows[i];
+  }
+  for (int32_t i = num_parts + 1; i <= WeightRows::kMaxParts; ++i) {
+    w.first_row[i] = w.first_row[num_parts];
+  }
+  w.n = w.first_row[num_parts];
+  const Bf16Kernel kernel = ChooseBf16Kernel();
+  const int64_t width = kernel.panel, n = w.n;
+  const int64_t panels = (n + width - 1) / width;
+  const int64_t kpairs = (k + 1) / 2;
+  if (kpairs > (int64_t{1} << 40) / (panels * width)) {
+    return Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
+                static_cast<long long>(n), static_cast<long long>(k));
+  }
+  const size_t bytes =
+      static_cast<size_t>(panels * kpairs * width) * sizeof(uint32_t);
+  auto* packed = new (std::nothrow) enc_packed_b{};
+  void* data = AllocLarge(bytes);
+  if (packed == nullptr || data == nullptr) {
+    delete packed;
+    std::free(data);
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);
+  }
+  PackArgs args{w, width, kpairs, static_cast<uint32_t*>(data)};
+  enc_parallel_for(panels, 1, &PackPanels, &args);
+  packed->n = n;
+  packed->k = k;
+  packed->panels = panels;
+  packed->precision = ENC_PRECISION_BF16;
+  packed->bf16.kernel = kernel;
+  packed->bf16.data = args.dst;
+  packed->bf16.kpairs = kpairs;
+  packed->bytes = static_cast<int64_t>(bytes);
+  *out = packed;
+  return ENC_OK;
+}
+
+enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
+                    const enc_packed_b* w, const float* bias,
+                    enc_activation act, const float* residual, int64_t ldr,
+                    float* y, int64_t ldy) {
+  const Bf16Panels& b = w->bf16;
+  if (b.data == nullptr || b.kernel.block == nullptr ||
+      b.kpairs != (w->k + 1) / 2) {
+    return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a bf16 packed matrix");
+  }
+  const std::pair<Bf16Args, Bf16BlockFn> call{
+      Bf16Args{m, w->n, w->k, x, ldx, b.data, bias, act, residual, ldr, y, ldy},
+      b.kernel.block};
+  RunGemmBlocks(m, w->n, w->k, w->panels, b.kernel.rows, &Bf16Blocks, &call);
+  return ENC_OK;
+}
+
+}  // namespace enc
+#endif  // HWY_ONCE

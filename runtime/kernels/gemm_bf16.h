@@ -1,0 +1,90 @@
+// The bf16 GEMM (precision = bf16, docs/numerics.md#precision): weights
+// stored bf16 (rounded to nearest even), products accumulated in fp32.
+//
+// Packed layout: the fp32 GEMM's panels (kernels/gemm.h: `panel` output
+// columns each, zero-padded past n) with K taken in pairs: pair q of panel p
+// is `panel` 32-bit words, column j holding bf16(w[j][2q]) in its low half
+// and bf16(w[j][2q + 1]) in its high half (zero past an odd k), at
+// data[p * kpairs * panel + q * panel + j]. One word widens to two exact fp32
+// (a shift and a mask), and is the pair operand vdpbf16ps takes as it is.
+#ifndef ENC_RUNTIME_KERNELS_GEMM_BF16_H_
+#define ENC_RUNTIME_KERNELS_GEMM_BF16_H_
+
+#include <cstdint>
+#include <cstring>
+
+#include "enc/kernels/gemm.h"
+
+namespace enc {
+
+// The bits of bf16(f), rounded to nearest even; a NaN stays a (quiet) NaN.
+inline uint16_t Bf16Bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>(u >> 16 | 0x40);
+  u += 0x7FFFu + (u >> 16 & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+inline float Bf16ToFloat(uint16_t b) {
+  const uint32_t u = uint32_t{b} << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// Whether the CPU (and its OS) runs AVX512_BF16: vdpbf16ps (gemm_bf16.cc).
+bool CpuHasAvx512Bf16();
+
+// One enc_gemm call on a bf16 packed matrix, validated.
+struct Bf16Args {
+  int64_t m, n, k;
+  const float* x;
+  int64_t ldx;
+  const uint32_t* w;  // packed pairs
+  const float* bias;
+  enc_activation act;
+  const float* residual;
+  int64_t ldr;
+  float* y;
+  int64_t ldy;
+};
+
+using Bf16BlockFn = void (*)(const Bf16Args& args, int64_t m0, int64_t m1,
+                             int64_t p0, int64_t p1);
+
+// The bf16 GEMM of one Highway target.
+struct Bf16Kernel {
+  int64_t target;  // the HWY_* target
+  int64_t panel;   // columns per packed panel
+  int64_t rows;    // rows per micro-tile
+  bool dot;        // vdpbf16ps (X rounded to bf16) rather than widening
+  Bf16BlockFn block;
+};
+
+// A bf16 packed matrix's own part of enc_packed_b.
+struct Bf16Panels {
+  Bf16Kernel kernel;
+  uint32_t* data;  // 64-byte aligned, panels * kpairs * kernel.panel words
+  int64_t kpairs;  // (k + 1) / 2
+};
+
+// The kernel of the target dispatch chooses now; the widening one even on a
+// CPU with AVX512_BF16 while DisableBf16DotForTest(true) is in force.
+Bf16Kernel ChooseBf16Kernel();
+void DisableBf16DotForTest(bool disable);
+
+// Packs the row concatenation of parts into a bf16 packed matrix (pack.cc
+// calls it for BF16).
+enc_status PackBf16(int32_t num_parts, const float* const* parts,
+                    const int64_t* rows, int64_t k, enc_packed_b** out);
+// enc_gemm for a bf16 packed matrix (gemm.cc calls it after validating
+// arguments).
+enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
+                    const enc_packed_b* w, const float* bias,
+                    enc_activation act, const float* residual, int64_t ldr,
+                    float* y, int64_t ldy);
+
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_KERNELS_GEMM_BF16_H_

@@ -1,0 +1,384 @@
+// The int8 GEMM's SIMD body (Highway), compiled once per target: the
+// quantization of X, the int8 product of one group of 4 K steps as the
+// target's instructions compute it, the register tile over the packed int8
+// panels of kernels/gemm_int8.h, and the cache-blocked loop over one
+// (rows x panels) block of Y. The epilogue is the fp32 GEMM's
+// (kernels/gemm_epilogue-inl.h), fed with the dequantized accumulators.
+//
+// Products, per target:
+//   AVX2, SSSE3, SSE4  vpsignb (the sign of x moved onto w), vpmaddubsw
+//                      (|x| u8 x w s8, pairs summed in int16: at most
+//                      2 * 127 * 127, no saturation), vpmaddwd by 1 (int32);
+//   AVX3 (AVX-512BW)   the same with a masked negation for vpsignb, which
+//                      AVX-512 lacks;
+//   AVX3_DL (VNNI)     vpdpbusd on x + 128 (u8) and w (s8), accumulated in
+//                      int32; the epilogue subtracts 128 * sum_k w;
+//   scalar             plain int32 arithmetic.
+// Every one computes the exact int32 sum of x_q * w_q.
+//
+// Blocking: no K blocking (an int8 panel of K = 4096 is 64 KiB on AVX2, and
+// the row tile's X slice, kRows * K bytes, stays in L1 across the panels of
+// a chunk); panel chunks sized to half of L2, swept by every row tile of the
+// block.
+
+#if defined(ENC_KERNELS_GEMM_INT8_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef ENC_KERNELS_GEMM_INT8_INL_H_
+#undef ENC_KERNELS_GEMM_INT8_INL_H_
+#else
+#define ENC_KERNELS_GEMM_INT8_INL_H_
+#endif
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <utility>
+
+#include "kernels/gemm.h"
+#include "kernels/gemm_epilogue-inl.h"
+#include "kernels/gemm_int8.h"
+#include "kernels/gemm_tile-inl.h"
+#include "kernels/math-inl.h"
+#include "src/cpu_caches.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace enc {
+namespace HWY_NAMESPACE {
+namespace gemm_int8 {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using gemm_detail::D;
+using gemm_detail::kLanes;
+// The fp32 GEMM's plain tile width: the int8 tile shares its epilogue
+// (kernels/gemm_epilogue-inl.h), and with it the vectors per row.
+constexpr size_t kVecs = gemm_detail::PlainTile::kVecs;
+constexpr size_t kPanel = gemm_detail::PlainTile::kPanel;
+using gemm_detail::TileView;
+using gemm_detail::V;
+using DI = hn::Repartition<int32_t, D>;
+using VI = hn::Vec<DI>;
+
+// Bytes of one packed vector: kLanes columns x one group of 4 K steps.
+constexpr size_t kVecBytes = kLanes * kInt8Group;
+// Bytes of one group of a panel: kVecs vectors.
+constexpr size_t kGroupBytes = kVecs * kVecBytes;
+
+// One group of 4 K steps: Step(acc, w, x) adds, in each int32 lane j, the
+// dot product of the lane's 4 weight bytes with the 4 bytes of X that
+// Broadcast took. kOffset: Step multiplies x + kOffset instead of x, and the
+// epilogue subtracts kOffset * (the column's sum of w).
+#if HWY_TARGET == HWY_AVX3_DL
+// 32 zmm: 8 x 3 accumulators + 3 weights + 1 broadcast.
+constexpr size_t kRows = 8;
+struct Product {
+  static constexpr int32_t kOffset = 128;
+  __m512i u;  // x + 128, as u8
+  static HWY_INLINE Product Broadcast(const int8_t* x) {
+    int32_t bytes;
+    std::memcpy(&bytes, x, sizeof(bytes));
+    return {_mm512_xor_si512(_mm512_set1_epi32(bytes),
+                             _mm512_set1_epi8(static_cast<char>(0x80)))};
+  }
+  static HWY_INLINE __m512i Load(const int8_t* w) {
+    return _mm512_load_si512(w);
+  }
+  // vpdpbusd as an instruction: Highway's AVX3_DL target attributes lack
+  // avx512vnni, which the intrinsic needs.
+  HWY_INLINE VI Step(VI acc, __m512i w) const {
+    __m512i sum = acc.raw;
+    asm("vpdpbusd %[w], %[u], %[sum]" : [sum] "+v"(sum) : [u] "v"(u), [w] "v"(w));
+    return VI{sum};
+  }
+};
+#elif HWY_TARGET == HWY_AVX3
+// 32 zmm: 8 x 3 accumulators + 3 weights + x, |x|, its sign mask's
+// product and a constant.
+constexpr size_t kRows = 8;
+struct Product {
+  static constexpr int32_t kOffset = 0;
+  __m512i abs;     // |x| as u8 (at most 127)
+  __mmask64 neg;   // bytes where x < 0
+  static HWY_INLINE Product Broadcast(const int8_t* x) {
+    int32_t bytes;
+    std::memcpy(&bytes, x, sizeof(bytes));
+    const __m512i v = _mm512_set1_epi32(bytes);
+    return {_mm512_abs_epi8(v), _mm512_movepi8_mask(v)};
+  }
+  static HWY_INLINE __m512i Load(const int8_t* w) {
+    return _mm512_load_si512(w);
+  }
+  HWY_INLINE VI Step(VI acc, __m512i w) const {
+    const __m512i signed_w =
+        _mm512_mask_sub_epi8(w, neg, _mm512_setzero_si512(), w);
+    const __m512i pairs = _mm512_maddubs_epi16(abs, signed_w);
+    return VI{_mm512_add_epi32(
+        acc.raw, _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)))};
+  }
+};
+#elif HWY_TARGET == HWY_AVX2
+// 16 ymm: 4 x 2 accumulators + 2 weights + x, |x|, a product and the
+// constant 1.
+constexpr size_t kRows = 4;
+struct Product {
+  static constexpr int32_t kOffset = 0;
+  __m256i x, abs;
+  static HWY_INLINE Product Broadcast(const int8_t* p) {
+    int32_t bytes;
+    std::memcpy(&bytes, p, sizeof(bytes));
+    const __m256i v = _mm256_set1_epi32(bytes);
+    return {v, _mm256_abs_epi8(v)};
+  }
+  static HWY_INLINE __m256i Load(const int8_t* w) {
+    return _mm256_load_si256(reinterpret_cast<const __m256i*>(w));
+  }
+  HWY_INLINE VI Step(VI acc, __m256i w) const {
+    const __m256i pairs = _mm256_maddubs_epi16(abs, _mm256_sign_epi8(w, x));
+    return VI{_mm256_add_epi32(
+        acc.raw, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))};
+  }
+};
+#elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
+// 16 xmm, as AVX2 at half the width.
+constexpr size_t kRows = 4;
+struct Product {
+  static constexpr int32_t kOffset = 0;
+  __m128i x, abs;
+  static HWY_INLINE Product Broadcast(const int8_t* p) {
+    int32_t bytes;
+    std::memcpy(&bytes, p, sizeof(bytes));
+    const __m128i v = _mm_set1_epi32(bytes);
+    return {v, _mm_abs_epi8(v)};
+  }
+  static HWY_INLINE __m128i Load(const int8_t* w) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(w));
+  }
+  HWY_INLINE VI Step(VI acc, __m128i w) const {
+    const __m128i pairs = _mm_maddubs_epi16(abs, _mm_sign_epi8(w, x));
+    return VI{_mm_add_epi32(acc.raw, _mm_madd_epi16(pairs, _mm_set1_epi16(1)))};
+  }
+};
+#else
+// Any other target: the sums lane by lane.
+constexpr size_t kRows = 4;
+struct Product {
+  static constexpr int32_t kOffset = 0;
+  const int8_t* x;
+  static HWY_INLINE Product Broadcast(const int8_t* p) { return {p}; }
+  static HWY_INLINE const int8_t* Load(const int8_t* w) { return w; }
+  HWY_INLINE VI Step(VI acc, const int8_t* w) const {
+    const DI di;
+    HWY_ALIGN int32_t sums[hn::MaxLanes(DI())];
+    for (size_t j = 0; j < kLanes; ++j) {
+      int32_t s = 0;
+      for (int64_t i = 0; i < kInt8Group; ++i) {
+        s += int32_t{x[i]} * int32_t{w[j * kInt8Group + i]};
+      }
+      sums[j] = s;
+    }
+    return hn::Add(acc, hn::Load(di, sums));
+  }
+};
+#endif
+// Packed vectors are loaded aligned: a panel group is a whole number of
+// them, and the panels start 64-byte aligned (gemm_int8.cc).
+static_assert(kPanel <= kMaxGemmPanel, "pack.cc's panels are bounded");
+
+// One call of the tile: rows [0, kRows') of a row tile across panels
+// [0, panels) of a chunk.
+struct TileIo {
+  const int8_t* x;  // X quantized, at row 0 of the tile
+  int64_t ldx;      // bytes per quantized row
+  const float* x_scale;
+  const int8_t* w;  // the chunk's first panel
+  int64_t w_stride; // bytes from one panel to the next
+  int64_t groups;
+  const float* w_scale;  // at column 0 of the first panel
+  const int32_t* w_sum;
+  float* y;
+  int64_t ldy;
+  int64_t panels;
+  size_t last_cols;  // valid columns of the last panel
+  const float* bias;
+  const float* res;
+  int64_t ldr;
+};
+
+// The panel rows ahead of the current one that are prefetched.
+constexpr int64_t kPrefetchGroups = 8;
+
+template <class Epi, size_t kTileRows>
+HWY_NOINLINE void RowTile(const TileIo& t) {
+  const D d;
+  const DI di;
+  const int8_t* HWY_RESTRICT x[kTileRows];
+  for (size_t r = 0; r < kTileRows; ++r) x[r] = t.x + r * t.ldx;
+  for (int64_t p = 0; p < t.panels; ++p) {
+    VI acc[kTileRows][kVecs];
+    for (size_t r = 0; r < kTileRows; ++r) {
+      for (size_t v = 0; v < kVecs; ++v) acc[r][v] = hn::Zero(di);
+    }
+    const int8_t* HWY_RESTRICT b = t.w + p * t.w_stride;
+    for (int64_t g = 0; g < t.groups; ++g, b += kGroupBytes) {
+      for (size_t line = 0; line < kGroupBytes; line += 64) {
+        hwy::Prefetch(b + kPrefetchGroups * static_cast<int64_t>(kGroupBytes) +
+                      line);
+      }
+      decltype(Product::Load(b)) w[kVecs];
+      for (size_t v = 0; v < kVecs; ++v) w[v] = Product::Load(b + v * kVecBytes);
+      for (size_t r = 0; r < kTileRows; ++r) {
+        const Product xr = Product::Broadcast(x[r] + g * kInt8Group);
+        for (size_t v = 0; v < kVecs; ++v) acc[r][v] = xr.Step(acc[r][v], w[v]);
+      }
+    }
+
+    // Dequantize: Y = x_scale[r] * w_scale[c] * (acc - offset * w_sum[c]),
+    // added to what the epilogue starts from (bias and residual without an
+    // activation).
+    const int64_t c0 = p * static_cast<int64_t>(kPanel);
+    TileView view;
+    view.y = t.y + c0;
+    view.ldy = t.ldy;
+    view.cols = p + 1 == t.panels ? t.last_cols : kPanel;
+    view.bias = t.bias ? t.bias + c0 : nullptr;
+    view.res = t.res ? t.res + c0 : nullptr;
+    view.ldr = t.ldr;
+    V out[kTileRows][kVecs];
+    Epi::template Init<kTileRows>(d, view, out);
+    for (size_t v = 0; v < kVecs; ++v) {
+      const V w_scale = hn::LoadU(d, t.w_scale + c0 + v * kLanes);
+      const VI offset =
+          hn::Mul(hn::Set(di, Product::kOffset),
+                  hn::LoadU(di, t.w_sum + c0 + v * kLanes));
+      for (size_t r = 0; r < kTileRows; ++r) {
+        const V exact = hn::ConvertTo(d, hn::Sub(acc[r][v], offset));
+        out[r][v] = hn::MulAdd(hn::Mul(exact, w_scale),
+                               hn::Set(d, t.x_scale[r]), out[r][v]);
+      }
+    }
+    Epi::template Finish<kTileRows>(d, view, out);
+  }
+}
+
+using RowTileFn = void (*)(const TileIo&);
+
+template <class Epi, size_t... kRowsMinus1>
+constexpr std::array<RowTileFn, sizeof...(kRowsMinus1)> RowTiles(
+    std::index_sequence<kRowsMinus1...>) {
+  return {{&RowTile<Epi, kRowsMinus1 + 1>...}};
+}
+
+// Y rows [m0, m1) x panels [p0, p1), with epilogue Epi.
+template <class Epi>
+void Block(const Int8Args& a, int64_t m0, int64_t m1, int64_t p0,
+           int64_t p1) {
+  static constexpr std::array<RowTileFn, kRows> kTiles =
+      RowTiles<Epi>(std::make_index_sequence<kRows>());
+  const int64_t panel_bytes = a.groups * static_cast<int64_t>(kGroupBytes);
+  // Half of L2 holds the chunk's panels; the rest, the next chunk streaming
+  // in and the X rows.
+  const int64_t chunk =
+      std::max<int64_t>(1, GetCacheSizes().l2 / 2 / panel_bytes);
+  const int64_t last_panel = (a.n - 1) / static_cast<int64_t>(kPanel);
+  const int64_t ldx = a.groups * kInt8Group;
+  TileIo t;
+  t.ldx = ldx;
+  t.w_stride = panel_bytes;
+  t.groups = a.groups;
+  t.ldy = a.ldy;
+  t.ldr = a.ldr;
+  for (int64_t pc0 = p0; pc0 < p1; pc0 += chunk) {
+    const int64_t pc1 = std::min(p1, pc0 + chunk);
+    const int64_t col0 = pc0 * static_cast<int64_t>(kPanel);
+    t.w = a.w + pc0 * panel_bytes;
+    t.w_scale = a.w_scale + col0;
+    t.w_sum = a.w_sum + col0;
+    t.panels = pc1 - pc0;
+    t.last_cols = pc1 - 1 == last_panel
+                      ? static_cast<size_t>(a.n - last_panel * kPanel)
+                      : kPanel;
+    t.bias = a.bias ? a.bias + col0 : nullptr;
+    for (int64_t m = m0, rows = 0; m < m1; m += rows) {
+      rows = std::min<int64_t>(kRows, m1 - m);
+      t.x = a.xq + m * ldx;
+      t.x_scale = a.x_scale + m;
+      t.y = a.y + m * a.ldy + col0;
+      t.res = a.residual ? a.residual + m * a.ldr + col0 : nullptr;
+      kTiles[rows - 1](t);
+    }
+  }
+}
+
+}  // namespace gemm_int8
+
+// Rows [m0, m1) and panels [p0, p1) of one int8 call on this target.
+void Int8Block(const Int8Args& a, int64_t m0, int64_t m1, int64_t p0,
+               int64_t p1) {
+  using gemm_detail::BiasActResidual;
+  WithActivation(a.act, [&](auto act) {
+    gemm_int8::Block<BiasActResidual<decltype(act)::value>>(a, m0, m1, p0, p1);
+  });
+}
+
+// This target's int8 GEMM and the packed layout it reads.
+Int8Kernel GetInt8Kernel() {
+  return Int8Kernel{HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
+                    static_cast<int64_t>(gemm_int8::kRows), &Int8Block};
+}
+
+// Rows [r0, r1) of X [.., k] (row stride ldx) quantized to s8, each with its
+// scale max |x| / 127, into q (row stride ldq, zero from k to ldq).
+void QuantizeRows(const float* x, int64_t ldx, int64_t k, int64_t r0,
+                  int64_t r1, int8_t* q, int64_t ldq, float* scale) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  const hn::ScalableTag<float> d;
+  const hn::Repartition<int32_t, decltype(d)> di;
+  const hn::Rebind<int8_t, decltype(di)> d8;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* row = x + r * ldx;
+    int8_t* out = q + r * ldq;
+    // max |x|, and x * 0 summed: NaN when an element is not finite (Max
+    // alone may drop a NaN), and then so are the scale and the row's outputs.
+    auto max = hn::Zero(d), probe = hn::Zero(d);
+    const auto zero = hn::Zero(d);
+    int64_t i = 0;
+    for (; i + lanes <= k; i += lanes) {
+      const auto v = hn::LoadU(d, row + i);
+      max = hn::Max(max, hn::Abs(v));
+      probe = hn::MulAdd(v, zero, probe);
+    }
+    float m = hn::GetLane(hn::MaxOfLanes(d, max));
+    float nan_probe = hn::GetLane(hn::SumOfLanes(d, probe));
+    for (; i < k; ++i) {
+      m = std::max(m, std::fabs(row[i]));
+      nan_probe += row[i] * 0.0f;
+    }
+    m += nan_probe;
+    scale[r] = m / kInt8Max;
+    const float inv = m > 0.0f ? kInt8Max / m : 0.0f;
+    const auto vinv = hn::Set(d, inv);
+    const auto lo = hn::Set(di, -kInt8Max), hi = hn::Set(di, kInt8Max);
+    for (i = 0; i + lanes <= k; i += lanes) {
+      const auto qi = hn::NearestInt(hn::Mul(hn::LoadU(d, row + i), vinv));
+      hn::StoreU(hn::DemoteTo(d8, hn::Min(hn::Max(qi, lo), hi)), d8, out + i);
+    }
+    for (; i < k; ++i) {
+      const float v = std::nearbyint(row[i] * inv);
+      out[i] = static_cast<int8_t>(
+          std::isnan(v) ? -kInt8Max
+                        : std::min<float>(kInt8Max, std::max<float>(-kInt8Max, v)));
+    }
+    for (; i < ldq; ++i) out[i] = 0;
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace enc
+HWY_AFTER_NAMESPACE();
+
+#endif  // ENC_KERNELS_GEMM_INT8_INL_H_

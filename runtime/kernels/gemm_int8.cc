@@ -1,0 +1,249 @@
+// precision = int8 (kernels/gemm_int8.h): the packing of W at load (per-row
+// scales, s8 panels in groups of 4 K steps), the quantization of X at each
+// call, and the dispatch to the kernel of the target that packed W.
+#include "kernels/gemm_int8.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "kernels/gemm.h"
+
+// The AVX-512 VNNI target (vpdpbusd) is compiled here, beside the runtime's
+// usual ones: only this kernel has a use for it.
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL
+#endif
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/gemm_int8.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+#include "kernels/gemm_int8-inl.h"
+
+#if HWY_ONCE
+#include "enc/kernels/threads.h"
+#include "src/dispatch.h"
+#include "src/large_alloc.h"
+#include "src/status.h"
+
+namespace enc {
+ENC_EXPORT(GetInt8Kernel);
+ENC_EXPORT(QuantizeRows);
+
+Int8Kernel ChooseInt8Kernel() { return ENC_DYNAMIC_DISPATCH(GetInt8Kernel)(); }
+
+namespace {
+
+constexpr int64_t kAlign = 64;
+
+int64_t RoundUp(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+
+// ---- Packing -------------------------------------------------------------
+
+struct PackInt8Args {
+  const WeightRows* w;
+  int64_t panel, groups;
+  Int8Panels* out;
+  std::atomic<int64_t>* bad_row;  // the first row that is not finite, or -1
+};
+
+// Rows [begin, end) of W: max |w| of each, in `scales` until the panels are
+// packed.
+void ScaleRows(void* ctx, int64_t begin, int64_t end) {
+  const PackInt8Args& a = *static_cast<const PackInt8Args*>(ctx);
+  for (int64_t r = begin; r < end; ++r) {
+    const float* row = a.w->Row(r);
+    float max = 0.0f;
+    bool finite = true;
+    for (int64_t i = 0; i < a.w->k; ++i) {
+      finite &= std::isfinite(row[i]);
+      max = std::max(max, std::fabs(row[i]));
+    }
+    if (!finite) {
+      int64_t seen = a.bad_row->load();
+      while ((seen < 0 || r < seen) &&
+             !a.bad_row->compare_exchange_weak(seen, r)) {
+      }
+    }
+    a.out->scales[r] = max;
+  }
+}
+
+// Panels [begin, end): the s8 bytes group by group, and each column's sum.
+void PackInt8Panels(void* ctx, int64_t begin, int64_t end) {
+  const PackInt8Args& a = *static_cast<const PackInt8Args*>(ctx);
+  const int64_t width = a.panel, k = a.w->k;
+  for (int64_t p = begin; p < end; ++p) {
+    int8_t* dst = a.out->panels + p * a.groups * width * kInt8Group;
+    const int64_t cols = std::min(width, a.w->n - p * width);
+    for (int64_t j = 0; j < width; ++j) {
+      const int64_t col = p * width + j;
+      int32_t sum = 0;
+      if (j < cols) {
+        const float* row = a.w->Row(col);
+        const float max = a.out->scales[col];
+        const float inv = max > 0.0f ? kInt8Max / max : 0.0f;
+        for (int64_t g = 0; g < a.groups; ++g) {
+          int8_t* q = dst + (g * width + j) * kInt8Group;
+          for (int64_t i = 0; i < kInt8Group; ++i) {
+            const int64_t kk = g * kInt8Group + i;
+            const float v = kk < k ? std::nearbyint(row[kk] * inv) : 0.0f;
+            q[i] = static_cast<int8_t>(
+                std::min<float>(kInt8Max, std::max<float>(-kInt8Max, v)));
+            sum += q[i];
+          }
+        }
+      } else {
+        for (int64_t g = 0; g < a.groups; ++g) {
+          std::memset(dst + (g * width + j) * kInt8Group, 0, kInt8Group);
+        }
+      }
+      a.out->sums[col] = sum;
+      if (j < cols) a.out->scales[col] /= kInt8Max;  // max |w| / 127
+    }
+  }
+}
+
+// ---- The call ------------------------------------------------------------
+
+// The calling thread's quantized X, reused across calls (freed at exit).
+class QuantizedX {
+ public:
+  ~QuantizedX() { std::free(block_); }
+  // Room for m rows of `row_bytes` and m scales; nullptr on failure.
+  bool Reserve(int64_t m, int64_t row_bytes) {
+    const int64_t bytes = RoundUp(m * row_bytes) + m * sizeof(float);
+    if (bytes > capacity_) {
+      std::free(block_);
+      capacity_ = 0;
+      block_ = AllocLarge(static_cast<size_t>(bytes));
+      if (block_ == nullptr) return false;
+      capacity_ = bytes;
+    }
+    rows_ = static_cast<int8_t*>(block_);
+    scales_ = reinterpret_cast<float*>(rows_ + RoundUp(m * row_bytes));
+    return true;
+  }
+  int8_t* rows() const { return rows_; }
+  float* scales() const { return scales_; }
+
+ private:
+  void* block_ = nullptr;
+  int64_t capacity_ = 0;
+  int8_t* rows_ = nullptr;
+  float* scales_ = nullptr;
+};
+
+struct QuantizeArgs {
+  const float* x;
+  int64_t ldx, k;
+  int8_t* q;
+  int64_t ldq;
+  float* scale;
+};
+
+void QuantizeTask(void* ctx, int64_t begin, int64_t end) {
+  const QuantizeArgs& a = *static_cast<const QuantizeArgs*>(ctx);
+  ENC_DYNAMIC_DISPATCH(QuantizeRows)(a.x, a.ldx, a.k, begin, end, a.q, a.ldq,
+                                     a.scale);
+}
+
+struct Int8Call {
+  Int8Args args;
+  Int8BlockFn block;
+};
+
+void Int8Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
+                int64_t p1) {
+  const Int8Call& call = *static_cast<const Int8Call*>(ctx);
+  call.block(call.args, m0, m1, p0, p1);
+}
+
+}  // namespace
+
+enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
+  const char* fn = "enc_gemm_pack";
+  const Int8Kernel kernel = ChooseInt8Kernel();
+  const int64_t width = kernel.panel, n = w.n, k = w.k;
+  const int64_t panels = (n + width - 1) / width;
+  const int64_t groups = (k + kInt8Group - 1) / kInt8Group;
+  if (groups > (int64_t{1} << 40) / (panels * width * kInt8Group)) {
+    return Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
+                static_cast<long long>(n), static_cast<long long>(k));
+  }
+  const int64_t panel_bytes = RoundUp(panels * groups * width * kInt8Group);
+  const int64_t column_bytes = RoundUp(panels * width * int64_t{sizeof(float)});
+  const int64_t bytes = panel_bytes + 2 * column_bytes;
+  auto* packed = new (std::nothrow) enc_packed_b{};
+  void* block = AllocLarge(static_cast<size_t>(bytes));
+  if (packed == nullptr || block == nullptr) {
+    delete packed;
+    std::free(block);
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld bytes", fn,
+                static_cast<long long>(bytes));
+  }
+  Int8Panels& q = packed->int8;
+  q.kernel = kernel;
+  q.block = block;
+  q.panels = static_cast<int8_t*>(block);
+  q.scales = reinterpret_cast<float*>(q.panels + panel_bytes);
+  q.sums = reinterpret_cast<int32_t*>(q.panels + panel_bytes + column_bytes);
+  q.groups = groups;
+  std::fill(q.scales + n, q.scales + panels * width, 0.0f);
+  std::atomic<int64_t> bad_row{-1};
+  PackInt8Args args{&w, width, groups, &q, &bad_row};
+  enc_parallel_for(n, 64, &ScaleRows, &args);
+  if (bad_row.load() >= 0) {
+    FreeInt8(&q);
+    delete packed;
+    return Fail(ENC_ERR_INPUT,
+                "%s: row %lld of W is not finite, and precision = int8 "
+                "cannot scale it",
+                fn, static_cast<long long>(bad_row.load()));
+  }
+  enc_parallel_for(panels, 1, &PackInt8Panels, &args);
+  packed->n = n;
+  packed->k = k;
+  packed->panels = panels;
+  packed->precision = ENC_PRECISION_INT8;
+  packed->bytes = bytes;
+  *out = packed;
+  return ENC_OK;
+}
+
+void FreeInt8(Int8Panels* panels) {
+  std::free(panels->block);
+  *panels = Int8Panels{};
+}
+
+enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
+                    const enc_packed_b* w, const float* bias,
+                    enc_activation act, const float* residual, int64_t ldr,
+                    float* y, int64_t ldy) {
+  static thread_local QuantizedX quantized;
+  const Int8Panels& q = w->int8;
+  const int64_t ldq = q.groups * kInt8Group;
+  if (!quantized.Reserve(m, ldq)) {
+    return Fail(ENC_ERR_NOMEM,
+                "enc_gemm: cannot allocate %lld bytes for the quantized x",
+                static_cast<long long>(m * (ldq + int64_t{sizeof(float)})));
+  }
+  // The quantization is a small fraction of the product: rows in blocks of
+  // 16 on the pool.
+  QuantizeArgs qa{x, ldx, w->k, quantized.rows(), ldq, quantized.scales()};
+  enc_parallel_for(m, 16, &QuantizeTask, &qa);
+  const Int8Call call{{m, w->n, q.groups, quantized.rows(), quantized.scales(),
+                       q.panels, q.scales, q.sums, bias, act, residual, ldr, y,
+                       ldy},
+                      q.kernel.block};
+  RunGemmBlocks(m, w->n, w->k, w->panels, q.kernel.rows, &Int8Blocks, &call);
+  return ENC_OK;
+}
+
+}  // namespace enc
+#endif  // HWY_ONCE
