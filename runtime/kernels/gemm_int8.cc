@@ -58,7 +58,7 @@ void QuantizeWeightRows(void* ctx, int64_t begin, int64_t end) {
   for (int64_t r = begin; r < end; ++r) {
     ENC_DYNAMIC_DISPATCH(QuantizeRows)(a.w->Row(r), a.w->k, a.w->k, 0, 1,
                                        a.rows + r * a.ldq, a.ldq,
-                                       a.out->scales + r);
+                                       a.out->scales + r, 0);
   }
 }
 
@@ -95,9 +95,11 @@ void PackInt8Panels(void* ctx, int64_t begin, int64_t end) {
 class QuantizedX {
  public:
   ~QuantizedX() { std::free(block_); }
-  // Room for m rows of `row_bytes` and m scales; nullptr on failure.
+  // Room for m rows of `row_bytes`, their absolute values (at
+  // abs_offset()) and m scales; false on failure.
   bool Reserve(int64_t m, int64_t row_bytes) {
-    const int64_t bytes = RoundUp(m * row_bytes) + m * sizeof(float);
+    abs_offset_ = RoundUp(m * row_bytes);
+    const int64_t bytes = 2 * abs_offset_ + m * int64_t{sizeof(float)};
     if (bytes > capacity_) {
       std::free(block_);
       capacity_ = 0;
@@ -106,16 +108,18 @@ class QuantizedX {
       capacity_ = bytes;
     }
     rows_ = static_cast<int8_t*>(block_);
-    scales_ = reinterpret_cast<float*>(rows_ + RoundUp(m * row_bytes));
+    scales_ = reinterpret_cast<float*>(rows_ + 2 * abs_offset_);
     return true;
   }
   int8_t* rows() const { return rows_; }
+  int64_t abs_offset() const { return abs_offset_; }
   float* scales() const { return scales_; }
 
  private:
   void* block_ = nullptr;
   int64_t capacity_ = 0;
   int8_t* rows_ = nullptr;
+  int64_t abs_offset_ = 0;
   float* scales_ = nullptr;
 };
 
@@ -125,12 +129,13 @@ struct QuantizeArgs {
   int8_t* q;
   int64_t ldq;
   float* scale;
+  int64_t abs_offset;
 };
 
 void QuantizeTask(void* ctx, int64_t begin, int64_t end) {
   const QuantizeArgs& a = *static_cast<const QuantizeArgs*>(ctx);
   ENC_DYNAMIC_DISPATCH(QuantizeRows)(a.x, a.ldx, a.k, begin, end, a.q, a.ldq,
-                                     a.scale);
+                                     a.scale, a.abs_offset);
 }
 
 struct Int8Call {
@@ -223,13 +228,15 @@ enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
   if (!quantized.Reserve(m, ldq)) {
     return Fail(ENC_ERR_NOMEM,
                 "enc_gemm: cannot allocate %lld bytes for the quantized x",
-                static_cast<long long>(m * (ldq + int64_t{sizeof(float)})));
+                static_cast<long long>(m * (2 * ldq + int64_t{sizeof(float)})));
   }
   // The quantization is a small fraction of the product: rows in blocks of
   // 16 on the pool.
-  QuantizeArgs qa{x, ldx, w->k, quantized.rows(), ldq, quantized.scales()};
+  QuantizeArgs qa{x,   ldx, w->k, quantized.rows(), ldq, quantized.scales(),
+                  quantized.abs_offset()};
   enc_parallel_for(m, 16, &QuantizeTask, &qa);
-  const Int8Call call{{m, w->n, q.groups, quantized.rows(), quantized.scales(),
+  const Int8Call call{{m, w->n, q.groups, quantized.rows(),
+                       quantized.abs_offset(), quantized.scales(),
                        q.panels, q.scales, q.sums, bias, act, residual, ldr, y,
                        ldy},
                       q.kernel.block};
