@@ -46,6 +46,7 @@ MODELS = {
     "bert": ("bench/models/bert_base_emb.enc", "bert_base_emb"),
     "bert_preln": ("bench/models/bert_base_emb.enc", "bert_base_emb_preln"),
     "minilm": ("bench/models/minilm_emb.enc", "minilm_emb"),
+    "bert_int8": ("bench/models/bert_base_emb.enc", "bert_base_emb_int8"),
     "gated_bert": ("bench/models/families_emb.enc", "gated_bert_emb"),
     "modernbert": ("bench/models/families_emb.enc", "modernbert_emb"),
     "modernbert_local": ("bench/models/families_emb.enc", "modernbert_local_emb"),
@@ -71,7 +72,11 @@ EXTRA_CONFIGS = {"tiny b8 ragged16-128": ("tiny b8 ragged16-128", "tiny", 8, 128
 for _c in [("gated-bert b1s128", "gated_bert", 1, 128, None, False),
            ("gated-bert b1s512", "gated_bert", 1, 512, None, False),
            ("modernbert b1s512", "modernbert", 1, 512, None, False),
-           ("modernbert-local b1s512", "modernbert_local", 1, 512, None, False)]:
+           ("modernbert-local b1s512", "modernbert_local", 1, 512, None, False),
+           # encc with precision = int8 (the peers run fp32: "diff" is then
+           # int8's error, not a disagreement)
+           ("bert-int8 b1s128", "bert_int8", 1, 128, None, False),
+           ("bert-int8 b8s128", "bert_int8", 8, 128, None, False)]:
     EXTRA_CONFIGS[_c[0]] = _c
 
 

@@ -70,7 +70,8 @@ constexpr size_t kGroupBytes = kVecs * kVecBytes;
 
 // One group of 4 K steps: Step(acc, w, x) adds, in each int32 lane j, the
 // dot product of the lane's 4 weight bytes with the 4 bytes of X that
-// Broadcast took. kOffset: Step multiplies x + kOffset instead of x, and the
+// Broadcast took (with their absolute values, which QuantizeRows stored:
+// a broadcast from memory costs a load, not an ALU operation). kOffset: Step multiplies x + kOffset instead of x, and the
 // epilogue subtracts kOffset * (the column's sum of w).
 #if HWY_TARGET == HWY_AVX3_DL
 // 32 zmm: 8 x 3 accumulators + 3 weights + 1 broadcast.
@@ -78,7 +79,7 @@ constexpr size_t kRows = 8;
 struct Product {
   static constexpr int32_t kOffset = 128;
   __m512i u;  // x + 128, as u8
-  static HWY_INLINE Product Broadcast(const int8_t* x) {
+  static HWY_INLINE Product Broadcast(const int8_t* x, const int8_t*) {
     int32_t bytes;
     std::memcpy(&bytes, x, sizeof(bytes));
     return {_mm512_xor_si512(_mm512_set1_epi32(bytes),
@@ -103,11 +104,12 @@ struct Product {
   static constexpr int32_t kOffset = 0;
   __m512i abs;     // |x| as u8 (at most 127)
   __mmask64 neg;   // bytes where x < 0
-  static HWY_INLINE Product Broadcast(const int8_t* x) {
-    int32_t bytes;
+  static HWY_INLINE Product Broadcast(const int8_t* x, const int8_t* x_abs) {
+    int32_t bytes, abs_bytes;
     std::memcpy(&bytes, x, sizeof(bytes));
-    const __m512i v = _mm512_set1_epi32(bytes);
-    return {_mm512_abs_epi8(v), _mm512_movepi8_mask(v)};
+    std::memcpy(&abs_bytes, x_abs, sizeof(abs_bytes));
+    return {_mm512_set1_epi32(abs_bytes),
+            _mm512_movepi8_mask(_mm512_set1_epi32(bytes))};
   }
   static HWY_INLINE __m512i Load(const int8_t* w) {
     return _mm512_load_si512(w);
@@ -127,11 +129,11 @@ constexpr size_t kRows = 4;
 struct Product {
   static constexpr int32_t kOffset = 0;
   __m256i x, abs;
-  static HWY_INLINE Product Broadcast(const int8_t* p) {
-    int32_t bytes;
+  static HWY_INLINE Product Broadcast(const int8_t* p, const int8_t* p_abs) {
+    int32_t bytes, abs_bytes;
     std::memcpy(&bytes, p, sizeof(bytes));
-    const __m256i v = _mm256_set1_epi32(bytes);
-    return {v, _mm256_abs_epi8(v)};
+    std::memcpy(&abs_bytes, p_abs, sizeof(abs_bytes));
+    return {_mm256_set1_epi32(bytes), _mm256_set1_epi32(abs_bytes)};
   }
   static HWY_INLINE __m256i Load(const int8_t* w) {
     return _mm256_load_si256(reinterpret_cast<const __m256i*>(w));
@@ -148,11 +150,11 @@ constexpr size_t kRows = 4;
 struct Product {
   static constexpr int32_t kOffset = 0;
   __m128i x, abs;
-  static HWY_INLINE Product Broadcast(const int8_t* p) {
-    int32_t bytes;
+  static HWY_INLINE Product Broadcast(const int8_t* p, const int8_t* p_abs) {
+    int32_t bytes, abs_bytes;
     std::memcpy(&bytes, p, sizeof(bytes));
-    const __m128i v = _mm_set1_epi32(bytes);
-    return {v, _mm_abs_epi8(v)};
+    std::memcpy(&abs_bytes, p_abs, sizeof(abs_bytes));
+    return {_mm_set1_epi32(bytes), _mm_set1_epi32(abs_bytes)};
   }
   static HWY_INLINE __m128i Load(const int8_t* w) {
     return _mm_load_si128(reinterpret_cast<const __m128i*>(w));
@@ -168,7 +170,9 @@ constexpr size_t kRows = 4;
 struct Product {
   static constexpr int32_t kOffset = 0;
   const int8_t* x;
-  static HWY_INLINE Product Broadcast(const int8_t* p) { return {p}; }
+  static HWY_INLINE Product Broadcast(const int8_t* p, const int8_t*) {
+    return {p};
+  }
   static HWY_INLINE const int8_t* Load(const int8_t* w) { return w; }
   HWY_INLINE VI Step(VI acc, const int8_t* w) const {
     const DI di;
@@ -193,6 +197,7 @@ static_assert(kPanel <= kMaxGemmPanel, "pack.cc's panels are bounded");
 struct TileIo {
   const int8_t* x;  // X quantized, at row 0 of the tile
   int64_t ldx;      // bytes per quantized row
+  int64_t abs_offset;  // bytes from x to |x|
   const float* x_scale;
   const int8_t* w;  // the chunk's first panel
   int64_t w_stride; // bytes from one panel to the next
@@ -231,7 +236,8 @@ HWY_NOINLINE void RowTile(const TileIo& t) {
       decltype(Product::Load(b)) w[kVecs];
       for (size_t v = 0; v < kVecs; ++v) w[v] = Product::Load(b + v * kVecBytes);
       for (size_t r = 0; r < kTileRows; ++r) {
-        const Product xr = Product::Broadcast(x[r] + g * kInt8Group);
+        const int8_t* xg = x[r] + g * kInt8Group;
+        const Product xr = Product::Broadcast(xg, xg + t.abs_offset);
         for (size_t v = 0; v < kVecs; ++v) acc[r][v] = xr.Step(acc[r][v], w[v]);
       }
     }
@@ -287,6 +293,7 @@ void Block(const Int8Args& a, int64_t m0, int64_t m1, int64_t p0,
   const int64_t ldx = a.groups * kInt8Group;
   TileIo t;
   t.ldx = ldx;
+  t.abs_offset = a.abs_offset;
   t.w_stride = panel_bytes;
   t.groups = a.groups;
   t.ldy = a.ldy;
@@ -331,9 +338,11 @@ Int8Kernel GetInt8Kernel() {
 }
 
 // Rows [r0, r1) of X [.., k] (row stride ldx) quantized to s8, each with its
-// scale max |x| / 127, into q (row stride ldq, zero from k to ldq).
+// scale max |x| / 127, into q (row stride ldq, zero from k to ldq); with
+// abs_offset > 0 their absolute values also go to q + abs_offset.
 void QuantizeRows(const float* x, int64_t ldx, int64_t k, int64_t r0,
-                  int64_t r1, int8_t* q, int64_t ldq, float* scale) {
+                  int64_t r1, int8_t* q, int64_t ldq, float* scale,
+                  int64_t abs_offset) {
   namespace hn = hwy::HWY_NAMESPACE;
   const hn::ScalableTag<float> d;
   const hn::Repartition<int32_t, decltype(d)> di;
@@ -374,6 +383,15 @@ void QuantizeRows(const float* x, int64_t ldx, int64_t k, int64_t r0,
                         : std::min<float>(kInt8Max, std::max<float>(-kInt8Max, v)));
     }
     for (; i < ldq; ++i) out[i] = 0;
+    if (abs_offset > 0) {
+      const hn::ScalableTag<int8_t> d8full;
+      const int64_t bytes = static_cast<int64_t>(hn::Lanes(d8full));
+      int8_t* abs = out + abs_offset;
+      for (i = 0; i + bytes <= ldq; i += bytes) {
+        hn::StoreU(hn::Abs(hn::LoadU(d8full, out + i)), d8full, abs + i);
+      }
+      for (; i < ldq; ++i) abs[i] = static_cast<int8_t>(out[i] < 0 ? -out[i] : out[i]);
+    }
   }
 }
 

@@ -4,7 +4,6 @@
 #include "kernels/gemm_int8.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -45,66 +44,47 @@ int64_t RoundUp(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; 
 
 // ---- Packing -------------------------------------------------------------
 
+// W is quantized row by row as X is at each call (QuantizeRows), into s8
+// rows of `ldq` bytes; the panels are then a shuffle of those bytes.
 struct PackInt8Args {
   const WeightRows* w;
-  int64_t panel, groups;
+  int64_t panel, groups, ldq;
+  int8_t* rows;  // [n, ldq]
   Int8Panels* out;
-  std::atomic<int64_t>* bad_row;  // the first row that is not finite, or -1
 };
 
-// Rows [begin, end) of W: max |w| of each, in `scales` until the panels are
-// packed.
-void ScaleRows(void* ctx, int64_t begin, int64_t end) {
+void QuantizeWeightRows(void* ctx, int64_t begin, int64_t end) {
   const PackInt8Args& a = *static_cast<const PackInt8Args*>(ctx);
   for (int64_t r = begin; r < end; ++r) {
-    const float* row = a.w->Row(r);
-    float max = 0.0f;
-    bool finite = true;
-    for (int64_t i = 0; i < a.w->k; ++i) {
-      finite &= std::isfinite(row[i]);
-      max = std::max(max, std::fabs(row[i]));
-    }
-    if (!finite) {
-      int64_t seen = a.bad_row->load();
-      while ((seen < 0 || r < seen) &&
-             !a.bad_row->compare_exchange_weak(seen, r)) {
-      }
-    }
-    a.out->scales[r] = max;
+    ENC_DYNAMIC_DISPATCH(QuantizeRows)(a.w->Row(r), a.w->k, a.w->k, 0, 1,
+                                       a.rows + r * a.ldq, a.ldq,
+                                       a.out->scales + r, 0);
   }
 }
 
-// Panels [begin, end): the s8 bytes group by group, and each column's sum.
+// Panels [begin, end): each column's groups of 4 bytes, and its sum.
 void PackInt8Panels(void* ctx, int64_t begin, int64_t end) {
   const PackInt8Args& a = *static_cast<const PackInt8Args*>(ctx);
-  const int64_t width = a.panel, k = a.w->k;
+  const int64_t width = a.panel;
   for (int64_t p = begin; p < end; ++p) {
     int8_t* dst = a.out->panels + p * a.groups * width * kInt8Group;
     const int64_t cols = std::min(width, a.w->n - p * width);
+    for (int64_t g = 0; g < a.groups; ++g) {
+      int8_t* out = dst + g * width * kInt8Group;
+      for (int64_t j = 0; j < cols; ++j) {
+        std::memcpy(out + j * kInt8Group,
+                    a.rows + (p * width + j) * a.ldq + g * kInt8Group,
+                    kInt8Group);
+      }
+      std::memset(out + cols * kInt8Group, 0, (width - cols) * kInt8Group);
+    }
     for (int64_t j = 0; j < width; ++j) {
-      const int64_t col = p * width + j;
       int32_t sum = 0;
       if (j < cols) {
-        const float* row = a.w->Row(col);
-        const float max = a.out->scales[col];
-        const float inv = max > 0.0f ? kInt8Max / max : 0.0f;
-        for (int64_t g = 0; g < a.groups; ++g) {
-          int8_t* q = dst + (g * width + j) * kInt8Group;
-          for (int64_t i = 0; i < kInt8Group; ++i) {
-            const int64_t kk = g * kInt8Group + i;
-            const float v = kk < k ? std::nearbyint(row[kk] * inv) : 0.0f;
-            q[i] = static_cast<int8_t>(
-                std::min<float>(kInt8Max, std::max<float>(-kInt8Max, v)));
-            sum += q[i];
-          }
-        }
-      } else {
-        for (int64_t g = 0; g < a.groups; ++g) {
-          std::memset(dst + (g * width + j) * kInt8Group, 0, kInt8Group);
-        }
+        const int8_t* row = a.rows + (p * width + j) * a.ldq;
+        for (int64_t i = 0; i < a.ldq; ++i) sum += row[i];
       }
-      a.out->sums[col] = sum;
-      if (j < cols) a.out->scales[col] /= kInt8Max;  // max |w| / 127
+      a.out->sums[p * width + j] = sum;
     }
   }
 }
@@ -115,9 +95,11 @@ void PackInt8Panels(void* ctx, int64_t begin, int64_t end) {
 class QuantizedX {
  public:
   ~QuantizedX() { std::free(block_); }
-  // Room for m rows of `row_bytes` and m scales; nullptr on failure.
+  // Room for m rows of `row_bytes`, their absolute values (at
+  // abs_offset()) and m scales; false on failure.
   bool Reserve(int64_t m, int64_t row_bytes) {
-    const int64_t bytes = RoundUp(m * row_bytes) + m * sizeof(float);
+    abs_offset_ = RoundUp(m * row_bytes);
+    const int64_t bytes = 2 * abs_offset_ + m * int64_t{sizeof(float)};
     if (bytes > capacity_) {
       std::free(block_);
       capacity_ = 0;
@@ -126,16 +108,18 @@ class QuantizedX {
       capacity_ = bytes;
     }
     rows_ = static_cast<int8_t*>(block_);
-    scales_ = reinterpret_cast<float*>(rows_ + RoundUp(m * row_bytes));
+    scales_ = reinterpret_cast<float*>(rows_ + 2 * abs_offset_);
     return true;
   }
   int8_t* rows() const { return rows_; }
+  int64_t abs_offset() const { return abs_offset_; }
   float* scales() const { return scales_; }
 
  private:
   void* block_ = nullptr;
   int64_t capacity_ = 0;
   int8_t* rows_ = nullptr;
+  int64_t abs_offset_ = 0;
   float* scales_ = nullptr;
 };
 
@@ -145,12 +129,13 @@ struct QuantizeArgs {
   int8_t* q;
   int64_t ldq;
   float* scale;
+  int64_t abs_offset;
 };
 
 void QuantizeTask(void* ctx, int64_t begin, int64_t end) {
   const QuantizeArgs& a = *static_cast<const QuantizeArgs*>(ctx);
   ENC_DYNAMIC_DISPATCH(QuantizeRows)(a.x, a.ldx, a.k, begin, end, a.q, a.ldq,
-                                     a.scale);
+                                     a.scale, a.abs_offset);
 }
 
 struct Int8Call {
@@ -195,18 +180,30 @@ enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
   q.sums = reinterpret_cast<int32_t*>(q.panels + panel_bytes + column_bytes);
   q.groups = groups;
   std::fill(q.scales + n, q.scales + panels * width, 0.0f);
-  std::atomic<int64_t> bad_row{-1};
-  PackInt8Args args{&w, width, groups, &q, &bad_row};
-  enc_parallel_for(n, 64, &ScaleRows, &args);
-  if (bad_row.load() >= 0) {
+  const int64_t ldq = groups * kInt8Group;
+  auto* rows = static_cast<int8_t*>(std::malloc(static_cast<size_t>(n * ldq)));
+  if (rows == nullptr) {
     FreeInt8(&q);
     delete packed;
-    return Fail(ENC_ERR_INPUT,
-                "%s: row %lld of W is not finite, and precision = int8 "
-                "cannot scale it",
-                fn, static_cast<long long>(bad_row.load()));
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld bytes", fn,
+                static_cast<long long>(n * ldq));
+  }
+  PackInt8Args args{&w, width, groups, ldq, rows, &q};
+  enc_parallel_for(n, 16, &QuantizeWeightRows, &args);
+  // A row that is not finite has a scale that is not (QuantizeRows).
+  for (int64_t r = 0; r < n; ++r) {
+    if (!std::isfinite(q.scales[r])) {
+      std::free(rows);
+      FreeInt8(&q);
+      delete packed;
+      return Fail(ENC_ERR_INPUT,
+                  "%s: row %lld of W is not finite, and precision = int8 "
+                  "cannot scale it",
+                  fn, static_cast<long long>(r));
+    }
   }
   enc_parallel_for(panels, 1, &PackInt8Panels, &args);
+  std::free(rows);
   packed->n = n;
   packed->k = k;
   packed->panels = panels;
@@ -231,13 +228,15 @@ enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
   if (!quantized.Reserve(m, ldq)) {
     return Fail(ENC_ERR_NOMEM,
                 "enc_gemm: cannot allocate %lld bytes for the quantized x",
-                static_cast<long long>(m * (ldq + int64_t{sizeof(float)})));
+                static_cast<long long>(m * (2 * ldq + int64_t{sizeof(float)})));
   }
   // The quantization is a small fraction of the product: rows in blocks of
   // 16 on the pool.
-  QuantizeArgs qa{x, ldx, w->k, quantized.rows(), ldq, quantized.scales()};
+  QuantizeArgs qa{x,   ldx, w->k, quantized.rows(), ldq, quantized.scales(),
+                  quantized.abs_offset()};
   enc_parallel_for(m, 16, &QuantizeTask, &qa);
-  const Int8Call call{{m, w->n, q.groups, quantized.rows(), quantized.scales(),
+  const Int8Call call{{m, w->n, q.groups, quantized.rows(),
+                       quantized.abs_offset(), quantized.scales(),
                        q.panels, q.scales, q.sums, bias, act, residual, ldr, y,
                        ldy},
                       q.kernel.block};

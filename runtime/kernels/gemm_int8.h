@@ -31,6 +31,7 @@ struct Int8Args {
   int64_t m, n;
   int64_t groups;         // K / kInt8Group, rounded up
   const int8_t* xq;       // [m, groups * kInt8Group], zero past k
+  int64_t abs_offset;     // bytes from xq to |xq|, stored alike
   const float* x_scale;   // [m]
   const int8_t* w;        // packed panels
   const float* w_scale;   // [panels * panel], 0 past n

@@ -304,6 +304,49 @@ TEST(ModelLoad, PackedGatedFromGateAndUp) {
   for (void* s : slots) EXPECT_EQ(nullptr, s);
 }
 
+// precision = int8: the matrices are packed as int8 (both the path straight
+// from an F32 file and the one through a converted copy), enc_model_bytes
+// counts a byte per element and a scale per row, and a weight int8 cannot
+// scale fails the load naming its tensor.
+TEST(ModelLoad, Int8Matrices) {
+  std::vector<Tensor> tensors = {T("q.weight", "F32", {kD, kCols}, 1),
+                                 T("k.weight", "F16", {kD, kCols}, 2)};
+  const std::string path = WriteFile("int8", tensors);
+  std::vector<enc_weight_desc> descs = {Matrix({"q.weight"}, {kD}, kCols),
+                                        Matrix({"k.weight"}, {kD}, kCols)};
+  const int64_t fp32_bytes = enc_model_bytes(descs.data(), 2);
+  for (enc_weight_desc& d : descs) d.precision = ENC_PRECISION_INT8;
+  // kD * kCols bytes and kD scales per matrix, each rounded up to 64.
+  EXPECT_EQ(2 * 64, enc_model_bytes(descs.data(), 2));
+  EXPECT_EQ(2 * 192, fp32_bytes);
+  std::vector<void*> slots(2, nullptr);
+  ASSERT_EQ(ENC_OK, enc_model_load(path.c_str(), descs.data(), 2, slots.data()))
+      << enc_last_error();
+  for (int i = 0; i < 2; ++i) {
+    const auto* packed = static_cast<const enc_packed_b*>(slots[i]);
+    EXPECT_EQ(ENC_PRECISION_INT8, enc_gemm_packed_precision(packed)) << i;
+    // x = e_0: row 0 of W^T, i.e. column 0 of W, quantized per row of W.
+    std::vector<float> x(kCols, 0.0f), y(kD, NAN);
+    x[0] = 1.0f;
+    ASSERT_EQ(ENC_OK, enc_gemm(1, x.data(), kCols, packed, nullptr, ENC_ACT_NONE,
+                               nullptr, 0, y.data(), kD));
+    for (int64_t r = 0; r < kD; ++r) {
+      float max = 0;
+      for (int64_t c = 0; c < kCols; ++c) {
+        max = std::max(max, std::fabs(tensors[i].values[r * kCols + c]));
+      }
+      EXPECT_NEAR(tensors[i].values[r * kCols], y[r], max / 127) << i << ", " << r;
+    }
+  }
+  enc_model_free(descs.data(), 2, slots.data());
+  unlink(path.c_str());
+
+  tensors[0].values[3] = INFINITY;
+  const std::string bad = WriteFile("int8-inf", tensors);
+  ExpectLoadFails(bad, descs, ENC_ERR_INPUT, {"q.weight", "not finite"});
+  unlink(bad.c_str());
+}
+
 TEST(ModelLoad, TableWithFewerRowsFails) {
   const std::string path = WriteFile("few_rows", {T("norm.weight", "F32", {kCols}, 1),
                                                   T("embed.positions", "F16", {3, kCols}, 2),
@@ -471,6 +514,12 @@ TEST(ModelLoad, BadArgumentsAndDescriptors) {
   d = Gated("m", "m", kD, kCols);
   d.rows[1] = kD - 1;
   add("differ in rows", d);
+  d = Matrix({"m"}, {kD}, kCols);
+  d.precision = 3;
+  add("precision", d);
+  d = good;
+  d.precision = ENC_PRECISION_INT8;
+  add("precision", d);
   for (const Bad& b : bad) {
     SCOPED_TRACE(b.what);
     // A broken descriptor is reported before anything is loaded, wherever it is.
