@@ -177,10 +177,12 @@ HWY_NOINLINE void RowTileWiden(const TileIo& t) {
 
 #if ENC_GEMM_BF16_DOT
 // vdpbf16ps on the packed pairs and X rounded to bf16 pairs. Compiled for
-// AVX512_BF16 on top of the target's own instructions; called only when the
-// CPU has it (CpuHasAvx512Bf16).
+// AVX512_BF16 on top of the target's own instructions (clang replaces the
+// target's feature list with a function's own, so the list is spelled out in
+// full: the target's helpers inline into it); called only when the CPU has it
+// (CpuHasAvx512Bf16).
 template <class Epi, size_t kRows>
-__attribute__((target("avx512bf16"))) HWY_NOINLINE void RowTileDot(
+__attribute__((target(HWY_TARGET_STR ",avx512bf16"))) HWY_NOINLINE void RowTileDot(
     const TileIo& t) {
   const D d;
   const int64_t pairs = (t.kc + 1) / 2;
