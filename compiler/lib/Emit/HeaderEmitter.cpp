@@ -202,7 +202,9 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
 
   SmallVector<WeightOp> Weights;
   const WeightPrecision Precision = getPrecision(F);
-  const auto [ElementBytes, RowBytes] = linearBytes(Precision);
+  // Plain locals: a lambda may not capture structured bindings in C++17.
+  const std::pair<int64_t, int64_t> Bytes = linearBytes(Precision);
+  const int64_t ElementBytes = Bytes.first, RowBytes = Bytes.second;
   int64_t LinearFloats = 0, LinearBytes = 0, OtherFloats = 0;
   F.walk([&](WeightOp W) {
     Weights.push_back(W);
