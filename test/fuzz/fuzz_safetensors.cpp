@@ -38,16 +38,16 @@ namespace {
 
 // What a small model asks for (fuzz_toy.enc's names and shapes).
 const enc_weight_desc kDescs[] = {
-    {ENC_SLOT_TABLE, 1, {"embed.tokens"}, {32}, 8, 0, ENC_CHECKPOINT_ENC},
-    {ENC_SLOT_TABLE, 1, {"embed.positions"}, {16}, 8, 16, ENC_CHECKPOINT_ENC},
-    {ENC_SLOT_VECTOR, 1, {"embed.norm.weight"}, {8}, 0, 0, ENC_CHECKPOINT_ENC},
+    {ENC_SLOT_TABLE, 1, {"embed.tokens"}, {32}, 8, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
+    {ENC_SLOT_TABLE, 1, {"embed.positions"}, {16}, 8, 16, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
+    {ENC_SLOT_VECTOR, 1, {"embed.norm.weight"}, {8}, 0, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
     {ENC_SLOT_PACKED_MATRIX, 3,
      {"blocks.0.attn.q.weight", "blocks.0.attn.k.weight", "blocks.0.attn.v.weight"},
-     {8, 8, 8}, 8, 0, ENC_CHECKPOINT_ENC},
+     {8, 8, 8}, 8, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
     {ENC_SLOT_VECTOR, 3,
      {"blocks.0.attn.q.bias", "blocks.0.attn.k.bias", "blocks.0.attn.v.bias"},
-     {8, 8, 8}, 0, 0, ENC_CHECKPOINT_ENC},
-    {ENC_SLOT_PACKED_MATRIX, 1, {"blocks.0.ffn.up.weight"}, {16}, 8, 0, ENC_CHECKPOINT_ENC},
+     {8, 8, 8}, 0, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
+    {ENC_SLOT_PACKED_MATRIX, 1, {"blocks.0.ffn.up.weight"}, {16}, 8, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
 };
 constexpr int32_t kNumDescs = sizeof(kDescs) / sizeof(kDescs[0]);
 
