@@ -18,8 +18,10 @@ work=${FUZZ_WORK:-$build_dir/fuzz}
 
 # The asan preset of CMakePresets.json (binary dir build-asan).
 cmake --preset asan
+# The build runs encc under ASan (the fuzz_toy model): sanitize.sh's options.
 # shellcheck disable=SC2086
-cmake --build --preset asan -j "$(nproc)" --target $targets
+(source scripts/sanitizer-env.sh
+ cmake --build --preset asan -j "$(nproc)" --target $targets)
 
 max_len() {
   case $1 in

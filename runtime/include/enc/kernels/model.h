@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "enc/kernels/gemm.h" /* enc_precision, a descriptor field */
 #include "enc/runtime.h"
 
 #ifdef __cplusplus
