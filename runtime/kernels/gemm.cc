@@ -94,9 +94,11 @@ bool IsPacked(const enc_packed_b& p) {
 
 // Checks what enc_gemm and enc_gemm_gated share: w, m, act, x, y and their
 // strides (n output columns), and that x and y do not overlap. ENC_OK with
-// *done set when m == 0 (nothing to do).
+// *done set when m == 0 (nothing to do). act_value is the caller's
+// activation as an int (EnumArg): from C it may be any int, and copying it as
+// an enc_activation before it is checked would be undefined.
 enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
-                     const enc_packed_b* w, enc_activation act, float* y,
+                     const enc_packed_b* w, int act_value, float* y,
                      int64_t ldy, bool* done) {
   *done = true;
   if (w == nullptr) return Fail(ENC_ERR_INPUT, "%s: w is NULL", fn);
@@ -108,7 +110,6 @@ enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
   if (n < 1 || k < 1 || !IsPacked(*w)) {
     return Fail(ENC_ERR_INPUT, "%s: w is not a packed matrix", fn);
   }
-  const int act_value = EnumArg(act);  // may be any int, from C
   if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_SILU) {
     return Fail(ENC_ERR_INPUT, "%s: unknown activation %d", fn, act_value);
   }
@@ -180,7 +181,8 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
   using enc::Fail;
   const char* fn = "enc_gemm";
   bool done = false;
-  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, w, act, y, ldy, &done)) {
+  if (enc_status s =
+          enc::CheckArgs(fn, m, x, ldx, w, enc::EnumArg(act), y, ldy, &done)) {
     return s;
   }
   if (done) return ENC_OK;
@@ -223,7 +225,8 @@ extern "C" enc_status enc_gemm_gated(int64_t m, const float* x, int64_t ldx,
   const char* fn = "enc_gemm_gated";
   const enc_packed_b* packed = w != nullptr ? &w->packed : nullptr;
   bool done = false;
-  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, packed, act, y, ldy, &done)) {
+  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, packed, enc::EnumArg(act),
+                                     y, ldy, &done)) {
     return s;
   }
   if (done) return ENC_OK;

@@ -313,12 +313,12 @@ TEST(GemmInt8Validation, Pack) {
             std::string::npos)
       << enc_last_error();
   w[7] = 1.0f;
-  enc_precision bogus;
-  const int value = 7;
-  std::memcpy(&bogus, &value, sizeof(bogus));
+  // 3: not a precision, yet a value an enc_precision can hold in C++ (its
+  // values' bit range is 0..3), so passing it is defined here as in C.
+  const enc_precision bogus = static_cast<enc_precision>(3);
   EXPECT_EQ(enc_gemm_pack_parts_as(bogus, 1, &part, &rows, 4, &p),
             ENC_ERR_INPUT);
-  EXPECT_NE(std::string(enc_last_error()).find("unknown precision 7"),
+  EXPECT_NE(std::string(enc_last_error()).find("unknown precision 3"),
             std::string::npos)
       << enc_last_error();
   // Bytes: s8 panels, and a float scale and an int32 sum per column.
