@@ -100,7 +100,15 @@ bool Block(const GemmArgs& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
   constexpr int64_t kOut = Epi::kOutCols;
   static constexpr std::array<RowTileFn, kMr> kTiles =
       MakeRowTiles<Epi>(std::make_index_sequence<kMr>());
-  const Blocking bl = BlockingFor<Shape>(a.k);
+  Blocking bl = BlockingFor<Shape>(a.k);
+  // Rows whose X slice (rows x kc) fits in half of L2 make one M block (a
+  // sequence of 128 at BERT's widths): the W slices are then streamed once,
+  // not once per M block.
+  const int64_t rows_up = (m1 - m0 + kMr - 1) / kMr * kMr;
+  if (rows_up > bl.mc && rows_up * bl.kc * int64_t{sizeof(float)} <=
+                             GetCacheSizes().l2 / 2) {
+    bl.mc = rows_up;
+  }
   const int64_t last_cols = a.n - (a.n - 1) / kOut * kOut;
   const int64_t last_panel = (a.n - 1) / kOut;
   // Partial sums between K blocks: in Y when a panel's outputs are as wide
