@@ -1,6 +1,7 @@
 // enc_gemm: argument validation, the split of Y over the thread pool, and the
 // per-target kernel (the one matching the packed layout, kernels/gemm.h).
 #include "kernels/gemm.h"
+#include "kernels/activation.h"
 #include "kernels/gemm_bf16.h"
 
 #include <algorithm>
@@ -110,7 +111,7 @@ enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
   if (n < 1 || k < 1 || !IsPacked(*w)) {
     return Fail(ENC_ERR_INPUT, "%s: w is not a packed matrix", fn);
   }
-  if (act_value < ENC_ACT_NONE || act_value > ENC_ACT_SILU) {
+  if (!IsActivation(act_value)) {
     return Fail(ENC_ERR_INPUT, "%s: unknown activation %d", fn, act_value);
   }
   if (m == 0) return ENC_OK;

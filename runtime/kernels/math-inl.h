@@ -21,40 +21,7 @@
 //             0.044715 x^3): relative error ~3e-7.
 //   Silu      x / (1 + exp(-x)): relative error 1.6e-7 over [-20, 20].
 
-#ifndef ENC_KERNELS_ACTIVATIONS_
-#define ENC_KERNELS_ACTIVATIONS_
-#include <stdint.h>
-
-#include "enc/kernels/gemm.h"  // enc_activation
-
-// Every value of enc_activation. A value added to gemm.h fails to compile
-// (-Wswitch in IsActivation) until it is listed here and given a body in
-// Activation below.
-#define ENC_ACTIVATIONS(X) \
-  X(ENC_ACT_NONE)          \
-  X(ENC_ACT_RELU)          \
-  X(ENC_ACT_GELU)          \
-  X(ENC_ACT_GELU_TANH)     \
-  X(ENC_ACT_SILU)
-
-namespace enc {
-// Whether `act`, an int from C, is an enc_activation.
-constexpr bool IsActivation(int32_t act) {
-#define ENC_ACTIVATION_IS(A) act == A ||
-  return ENC_ACTIVATIONS(ENC_ACTIVATION_IS) false;
-#undef ENC_ACTIVATION_IS
-}
-constexpr bool IsListed(enc_activation act) {
-  switch (act) {
-#define ENC_ACTIVATION_CASE(A) case A:
-    ENC_ACTIVATIONS(ENC_ACTIVATION_CASE)
-#undef ENC_ACTIVATION_CASE
-    return true;
-  }
-  return false;
-}
-}  // namespace enc
-#endif  // ENC_KERNELS_ACTIVATIONS_
+#include "kernels/activation.h"
 
 // Per-target include guard (see hwy/examples/skeleton-inl.h).
 #if defined(ENC_KERNELS_MATH_INL_H_) == defined(HWY_TARGET_TOGGLE)

@@ -54,7 +54,8 @@ template <typename R, typename... A> struct AsRuntime<R(A...)> {
 
 const ModelFunction Functions[] = {
 #define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
-  {#Suffix, &abi::LLVMType<Typedef>::get, #Return, #Params, Doc},
+  {ModelEntry::Suffix, #Suffix, &abi::LLVMType<Typedef>::get, #Return,        \
+   #Params, Doc},
 #include "enc/ABI/ModelABI.def"
 };
 

@@ -298,40 +298,87 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   OS << "\n";
 }
 
+// The wrapper's members for entry point Fn: one case per row of
+// ModelABI.def, so a new entry point fails to compile until the C++ class
+// covers it (test/compiler/Emit/header-cxx-coverage.test checks the header).
+void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N,
+                        bool Pooled, llvm::raw_ostream &OS) {
+  std::string C = ("::" + N + "_" + Fn.Suffix).str();
+  switch (Fn.Entry) {
+  case ModelEntry::load:
+    OS << "  /* Loads, converts and packs the weights file (" << C << "). */\n"
+       << "  explicit " << N << "(const char *weights_path) {\n"
+       << "    ::enc::check(" << C << "(weights_path, &model_));\n"
+       << "  }\n";
+    return;
+  case ModelEntry::free:
+    OS << "  ~" << N << "() { " << C << "(model_); }\n"
+       << "  " << N << "(const " << N << " &) = delete;\n"
+       << "  " << N << " &operator=(const " << N << " &) = delete;\n"
+       << "  " << N << "(" << N << " &&other) noexcept : model_(other.model_) { other.model_ = nullptr; }\n"
+       << "  " << N << " &operator=(" << N << " &&other) noexcept {\n"
+       << "    std::swap(model_, other.model_);\n"
+       << "    return *this;\n"
+       << "  }\n";
+    return;
+  case ModelEntry::forward: {
+    std::string Size =
+        Pooled ? ("size_t(batch) * " + N + "_D_MODEL").str()
+               : ("size_t(batch) * size_t(seq_len) * " + N + "_D_MODEL").str();
+    OS << "  /* Floats forward() writes for a batch of this shape. */\n"
+       << "  static size_t output_size(int32_t batch, int32_t seq_len) {\n"
+       << "    /* 0 for a bad shape: forward() then reports ENC_ERR_INPUT. */\n"
+       << "    if (batch < 1 || seq_len < 1) return 0;\n"
+       << "    return " << Size << ";\n"
+       << "  }\n"
+       << "  void forward(const enc_input &in, float *out) const {\n"
+       << "    ::enc::check(" << C << "(model_, &in, out));\n"
+       << "  }\n"
+       << "  std::vector<float> forward(const enc_input &in) const {\n"
+       << "    std::vector<float> out(output_size(in.batch, in.seq_len));\n"
+       << "    forward(in, out.data());\n"
+       << "    return out;\n"
+       << "  }\n";
+    return;
+  }
+  case ModelEntry::workspace_bytes:
+    OS << "  /* The per-thread workspace a forward call of this shape uses. */\n"
+       << "  static int64_t workspace_bytes(int32_t batch, int32_t seq_len) {\n"
+       << "    return " << C << "(batch, seq_len);\n"
+       << "  }\n";
+    return;
+  case ModelEntry::forward_attention:
+    OS << "  /* Floats forward_attention() writes into probs: [blocks, batch,\n"
+       << "   * heads, seq_len, seq_len]. */\n"
+       << "  static size_t attention_size(int32_t batch, int32_t seq_len) {\n"
+       << "    if (batch < 1 || seq_len < 1) return 0;\n"
+       << "    return size_t(" << N << "_BLOCKS) * size_t(batch) * size_t(" << N
+       << "_HEADS) * size_t(seq_len) * size_t(seq_len);\n"
+       << "  }\n"
+       << "  /* forward(), and every block's attention probabilities; out may be\n"
+       << "   * NULL. */\n"
+       << "  void forward_attention(const enc_input &in, float *out, float *probs) const {\n"
+       << "    ::enc::check(" << C << "(model_, &in, out, probs));\n"
+       << "  }\n"
+       << "  /* The attention probabilities alone, as a vector of attention_size(). */\n"
+       << "  std::vector<float> forward_attention(const enc_input &in) const {\n"
+       << "    std::vector<float> probs(attention_size(in.batch, in.seq_len));\n"
+       << "    forward_attention(in, nullptr, probs.data());\n"
+       << "    return probs;\n"
+       << "  }\n";
+    return;
+  }
+}
+
 void emitWrapper(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
   bool Pooled = modelFacts(F).Pooled;
-  std::string Size = Pooled ? "size_t(batch) * " + N + "_D_MODEL"
-                            : "size_t(batch) * size_t(seq_len) * " + N + "_D_MODEL";
   OS << "/* RAII wrapper: throws enc::Error (a std::runtime_error with the status). */\n"
      << "class " << N << " {\n"
-     << " public:\n"
-     << "  explicit " << N << "(const char *weights_path) {\n"
-     << "    ::enc::check(::" << N << "_load(weights_path, &model_));\n"
-     << "  }\n"
-     << "  ~" << N << "() { ::" << N << "_free(model_); }\n"
-     << "  " << N << "(const " << N << " &) = delete;\n"
-     << "  " << N << " &operator=(const " << N << " &) = delete;\n"
-     << "  " << N << "(" << N << " &&other) noexcept : model_(other.model_) { other.model_ = nullptr; }\n"
-     << "  " << N << " &operator=(" << N << " &&other) noexcept {\n"
-     << "    std::swap(model_, other.model_);\n"
-     << "    return *this;\n"
-     << "  }\n"
-     << "  /* Floats forward() writes for a batch of this shape. */\n"
-     << "  static size_t output_size(int32_t batch, int32_t seq_len) {\n"
-     << "    /* 0 for a bad shape: forward() then reports ENC_ERR_INPUT. */\n"
-     << "    if (batch < 1 || seq_len < 1) return 0;\n"
-     << "    return " << Size << ";\n"
-     << "  }\n"
-     << "  void forward(const enc_input &in, float *out) const {\n"
-     << "    ::enc::check(::" << N << "_forward(model_, &in, out));\n"
-     << "  }\n"
-     << "  std::vector<float> forward(const enc_input &in) const {\n"
-     << "    std::vector<float> out(output_size(in.batch, in.seq_len));\n"
-     << "    forward(in, out.data());\n"
-     << "    return out;\n"
-     << "  }\n"
-     << "  ::" << N << " *get() const { return model_; }\n\n"
+     << " public:\n";
+  for (const ModelFunction &Fn : modelFunctions())
+    emitWrapperMembers(Fn, N, Pooled, OS);
+  OS << "  ::" << N << " *get() const { return model_; }\n\n"
      << " private:\n"
      << "  ::" << N << " *model_ = nullptr;\n"
      << "};\n\n";

@@ -35,8 +35,16 @@ struct ModelFacts {
 /// The facts of a planned (or imported) encoder function.
 ModelFacts modelFacts(mlir::Operation *Func);
 
+/// The entry points, one enumerator per ENC_MODEL_FUNCTION row: what
+/// switches over them (the C++ wrapper's methods) must handle each.
+enum class ModelEntry {
+#define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc) Suffix,
+#include "enc/ABI/ModelABI.def"
+};
+
 /// One entry point NAME_<Suffix>.
 struct ModelFunction {
+  ModelEntry Entry;
   const char *Suffix;
   /// Its LLVM type, from the runtime's typedef.
   mlir::LLVM::LLVMFunctionType (*Type)(mlir::MLIRContext *);
