@@ -1,11 +1,10 @@
-// enc_gemm: argument validation, the split of Y over the thread pool, and the
-// per-target kernel (the one matching the packed layout, kernels/gemm.h).
+// enc_gemm and enc_gemm_gated: argument validation, then the kernel of the
+// packed matrix's format (the one matching its layout, kernels/gemm.h), run
+// over the thread pool by the plan of kernels/gemm_plan.h.
 #include "kernels/gemm.h"
 #include "kernels/activation.h"
 #include "kernels/gemm_bf16.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #undef HWY_TARGET_INCLUDE
@@ -16,10 +15,8 @@
 #include "kernels/gemm-inl.h"
 
 #if HWY_ONCE
-#include "enc/kernels/threads.h"
 #include "src/dispatch.h"
 #include "src/status.h"
-#include "src/threads.h"
 
 namespace enc {
 ENC_EXPORT(GetGemmKernel);
@@ -33,51 +30,6 @@ bool Overlap(const float* a, int64_t a_len, const float* b, int64_t b_len) {
   const auto pa = reinterpret_cast<uintptr_t>(a);
   const auto pb = reinterpret_cast<uintptr_t>(b);
   return pa < pb + b_len * sizeof(float) && pb < pa + a_len * sizeof(float);
-}
-
-// Multiply-adds per thread below which another thread costs more than it
-// saves: the wake-up and join of a pool loop are a few microseconds, about
-// 0.5 M multiply-adds on one core. (The smallest GEMM of tiny b1s128,
-// 128 x 128 x 128 = 2 M, runs faster on 2 threads than on 1 in gemm_bench.)
-constexpr double kMinMacsPerThread = 512.0 * 1024;
-
-// The work units of one call: row blocks x panels, row-block-major (a unit
-// is one panel of one row block); a range of units is a few runs of panels.
-struct Partition {
-  GemmBlocksFn block;
-  const void* ctx;
-  int64_t m;
-  int64_t panels;
-  int64_t row_step;  // rows per row block, a multiple of the tile's rows
-};
-
-void RunUnits(void* ctx, int64_t begin, int64_t end) {
-  const Partition& part = *static_cast<const Partition*>(ctx);
-  while (begin < end) {
-    const int64_t rb = begin / part.panels, p0 = begin % part.panels;
-    const int64_t p1 = std::min(part.panels, p0 + (end - begin));
-    const int64_t m0 = rb * part.row_step;
-    const int64_t m1 = std::min(part.m, m0 + part.row_step);
-    part.block(part.ctx, m0, m1, p0, p1);
-    begin += p1 - p0;
-  }
-}
-
-// An fp32 (plain or gated) call's blocks, as RunGemmBlocks runs them; a block
-// that cannot allocate its partial sums marks the call failed.
-struct Fp32Call {
-  GemmArgs args;
-  GemmBlockFn block;
-  mutable std::atomic<bool> failed{false};
-};
-
-void Fp32Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
-                int64_t p1) {
-  const Fp32Call& call = *static_cast<const Fp32Call*>(ctx);
-  if (call.failed.load(std::memory_order_relaxed)) return;
-  if (!call.block(call.args, m0, m1, p0, p1)) {
-    call.failed.store(true, std::memory_order_relaxed);
-  }
 }
 
 // Whether p is what a pack function made, for its precision.
@@ -137,41 +89,14 @@ enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
 // up).
 enc_status Run(const char* fn, const GemmArgs& args, const enc_packed_b& w,
                int products) {
-  const Fp32Call call{args, w.layout.block};
-  RunGemmBlocks(args.m, args.n * products, args.k, w.panels, w.layout.rows,
-                &Fp32Blocks, &call);
-  if (call.failed.load()) {
+  if (!RunFormat(args, w.layout, args.m, args.n * products, args.k,
+                 w.panels)) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate the partial sums", fn);
   }
   return ENC_OK;
 }
 
 }  // namespace
-
-void RunGemmBlocks(int64_t m, int64_t n, int64_t k, int64_t panels,
-                   int64_t rows, GemmBlocksFn block, const void* ctx) {
-  // Threads by work: each one gets at least kMinMacsPerThread.
-  const double macs = static_cast<double>(m) * n * k;
-  const int threads = static_cast<int>(std::max<double>(
-      1, std::min<double>(enc_threads_count(), macs / kMinMacsPerThread)));
-  // Units: whole panels (each thread then reads only its part of W), and row
-  // blocks as well when there are too few panels for the guided split to
-  // balance (a unit should be at most ~1/8 of a thread's share).
-  Partition part;
-  part.block = block;
-  part.ctx = ctx;
-  part.m = m;
-  part.panels = panels;
-  const int64_t tiles = (m + rows - 1) / rows;
-  int64_t row_blocks = 1;
-  if (threads > 1) {
-    const int64_t want = 8 * int64_t{threads};
-    row_blocks = std::min(tiles, (want + panels - 1) / panels);
-  }
-  part.row_step = (tiles + row_blocks - 1) / row_blocks * rows;
-  row_blocks = (m + part.row_step - 1) / part.row_step;
-  ParallelForGuided(row_blocks * panels, 1, threads, &RunUnits, &part);
-}
 
 }  // namespace enc
 
@@ -213,8 +138,8 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
     case ENC_PRECISION_BF16:
       return enc::GemmBf16(m, x, ldx, w, bias, act, residual, ldr, y, ldy);
   }
-  const enc::GemmArgs args{m,   n,        k,   x, ldx, w->data, bias,
-                           nullptr, act, residual, ldr, y, ldy};
+  const enc::GemmArgs args{{bias, act, residual, ldr, y, ldy},
+                           m, n, k, x, ldx, w->data, nullptr};
   return enc::Run(fn, args, *w, 1);
 }
 
@@ -234,9 +159,8 @@ extern "C" enc_status enc_gemm_gated(int64_t m, const float* x, int64_t ldx,
   if (packed->precision != ENC_PRECISION_FP32) {
     return enc::Fail(ENC_ERR_INPUT, "%s: w is not a packed gated matrix", fn);
   }
-  const enc::GemmArgs args{m,       packed->n, packed->k, x, ldx,
-                           packed->data, bias_gate, bias_up, act, nullptr,
-                           0,       y,         ldy};
+  const enc::GemmArgs args{{bias_gate, act, nullptr, 0, y, ldy},
+                           m, packed->n, packed->k, x, ldx, packed->data, bias_up};
   return enc::Run(fn, args, *packed, 2);
 }
 #endif  // HWY_ONCE

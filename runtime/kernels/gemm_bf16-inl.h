@@ -33,10 +33,10 @@
 #include <utility>
 
 #include "kernels/gemm_bf16.h"
+#include "kernels/gemm_driver-inl.h"
 #include "kernels/gemm_epilogue-inl.h"
 #include "kernels/gemm_tile-inl.h"
 #include "kernels/math-inl.h"
-#include "src/cpu_caches.h"
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 #include <immintrin.h>
@@ -221,94 +221,44 @@ __attribute__((target(HWY_TARGET_STR ",avx512bf16"))) HWY_NOINLINE void RowTileD
 }
 #endif  // ENC_GEMM_BF16_DOT
 
-using RowTileFn = void (*)(const TileIo&);
-
-template <class Epi, bool kDot, size_t... kRowsMinus1>
-constexpr std::array<RowTileFn, sizeof...(kRowsMinus1)> MakeRowTiles(
-    std::index_sequence<kRowsMinus1...>) {
-#if ENC_GEMM_BF16_DOT
-  if constexpr (kDot) return {{&RowTileDot<Epi, kRowsMinus1 + 1>...}};
-#endif
-  return {{&RowTileWiden<Epi, kRowsMinus1 + 1>...}};
-}
-
-// Block sizes, as the fp32 GEMM's (kernels/gemm-inl.h) with W half as wide:
-// the X slice of a row tile takes at most half of L1, K blocks are equal and
-// even (a K pair never straddles two), and L2 holds a quarter each of the W
-// slice of a chunk and of the X slice of an M block.
-struct Blocking {
-  int64_t kc, chunk, mc;
-};
-
-HWY_INLINE Blocking BlockingFor(int64_t k, bool dot) {
-  const CacheSizes& cache = GetCacheSizes();
-  Blocking b;
-  int64_t kc_max = std::max<int64_t>(
-      64, cache.l1d / 2 / (static_cast<int64_t>(kMr) * sizeof(float)));
-  if (dot) kc_max = std::min<int64_t>(kc_max, 2 * kMaxDotPairs);
-  const int64_t k_blocks = (k + kc_max - 1) / kc_max;
-  b.kc = (k + k_blocks - 1) / k_blocks;
-  b.kc += b.kc & 1;
-  b.chunk = std::max<int64_t>(
-      1, cache.l2 / 4 / (b.kc * static_cast<int64_t>(kPanel) * 2));
-  b.mc = std::max<int64_t>(1, cache.l2 / 4 / (b.kc * 4) / kMr) * kMr;
-  return b;
-}
-
-// Y rows [m0, m1) x panels [p0, p1): M block > panel chunk > K block > row
-// tile (> panel, in the tile), as the fp32 GEMM.
-template <class Epi, bool kDot>
-void Block(const Bf16Args& a, int64_t m0, int64_t m1, int64_t p0, int64_t p1) {
-  static constexpr std::array<RowTileFn, kMr> kTiles =
-      MakeRowTiles<Epi, kDot>(std::make_index_sequence<kMr>());
-  const Blocking bl = BlockingFor(a.k, kDot);
-  const int64_t kpairs = (a.k + 1) / 2;
-  const int64_t last_cols = a.n - (a.n - 1) / kPanel * kPanel;
-  const int64_t last_panel = (a.n - 1) / kPanel;
-  for (int64_t mc0 = m0; mc0 < m1; mc0 += bl.mc) {
-    const int64_t mc1 = std::min(m1, mc0 + bl.mc);
-    for (int64_t pc0 = p0; pc0 < p1; pc0 += bl.chunk) {
-      const int64_t pc1 = std::min(p1, pc0 + bl.chunk);
-      for (int64_t k0 = 0; k0 < a.k; k0 += bl.kc) {
-        TileIo t;
-        t.ldx = a.ldx;
-        t.w_stride = kpairs * static_cast<int64_t>(kPanel);
-        t.w = a.w + pc0 * t.w_stride + k0 / 2 * static_cast<int64_t>(kPanel);
-        t.kc = std::min(bl.kc, a.k - k0);
-        t.ldy = a.ldy;
-        t.panels = pc1 - pc0;
-        t.last_cols =
-            pc1 - 1 == last_panel ? static_cast<size_t>(last_cols) : kPanel;
-        t.first = k0 == 0;
-        t.last = k0 + t.kc == a.k;
-        t.bias = a.bias ? a.bias + pc0 * static_cast<int64_t>(kPanel) : nullptr;
-        t.ldr = a.ldr;
-        for (int64_t m = mc0, rows = 0; m < mc1; m += rows) {
-          // A short last tile shares the rows of the one before (6 + 2 ->
-          // 4 + 4), as in the fp32 GEMM.
-          const int64_t left = mc1 - m, mr = kMr;
-          rows = left > mr && left - mr < mr / 2 ? (left + 1) / 2
-                                                 : std::min(mr, left);
-          t.x = a.x + m * a.ldx + k0;
-          t.y = a.y + m * a.ldy + pc0 * static_cast<int64_t>(kPanel);
-          t.res = a.residual
-                      ? a.residual + m * a.ldr + pc0 * static_cast<int64_t>(kPanel)
-                      : nullptr;
-          kTiles[rows - 1](t);
-        }
-      }
-    }
-  }
-}
-
+// The bf16 formats, widening (kDot false) or vdpbf16ps: W in bf16 pairs, X
+// fp32 as the tile reads it (the dot tile rounds its own copy), K blocks
+// even (a pair never straddles two) and, for the dot tile, at most its X
+// buffer's length.
 template <bool kDot>
-void BlockFor(const Bf16Args& a, int64_t m0, int64_t m1, int64_t p0,
-              int64_t p1) {
-  using gemm_detail::BiasActResidual;
-  WithActivation(a.act, [&](auto act) {
-    Block<BiasActResidual<decltype(act)::value>, kDot>(a, m0, m1, p0, p1);
-  });
-}
+struct Bf16Format {
+  using Call = Bf16Args;
+  template <class Shape>
+  static constexpr size_t kRows = Shape::kMr;
+  static constexpr int64_t kXBytes = sizeof(float), kWBytes = sizeof(uint16_t);
+  static constexpr int64_t kKStep = 2, kMaxKc = kDot ? 2 * kMaxDotPairs : 0;
+  static constexpr bool kBlocksK = true, kFarPrefetch = false;
+
+  template <class Epi, size_t kTileRows>
+  static void Tile(const Bf16Args& a, const gemm_detail::TileJob& j) {
+    constexpr int64_t kP = static_cast<int64_t>(kPanel);
+    const int64_t kpairs = (a.k + 1) / 2;
+    TileIo t;
+    t.x = a.x + j.m * a.ldx + j.k0;
+    t.ldx = a.ldx;
+    t.w_stride = kpairs * kP;
+    t.w = a.w + j.pc0 * t.w_stride + j.k0 / 2 * kP;
+    t.kc = j.kc;
+    t.y = a.y + j.m * a.ldy + j.pc0 * kP;
+    t.ldy = a.ldy;
+    t.panels = j.panels;
+    t.last_cols = j.last_cols;
+    t.first = j.first;
+    t.last = j.last;
+    t.bias = a.bias ? a.bias + j.pc0 * kP : nullptr;
+    t.res = a.residual ? a.residual + j.m * a.ldr + j.pc0 * kP : nullptr;
+    t.ldr = a.ldr;
+#if ENC_GEMM_BF16_DOT
+    if constexpr (kDot) return RowTileDot<Epi, kTileRows>(t);
+#endif
+    RowTileWiden<Epi, kTileRows>(t);
+  }
+};
 
 }  // namespace bf16_detail
 
@@ -321,11 +271,13 @@ Bf16Kernel GetBf16Kernel(bool widen_only) {
   k.panel = static_cast<int64_t>(bf16_detail::kPanel);
   k.rows = static_cast<int64_t>(bf16_detail::kMr);
   k.dot = false;
-  k.block = &bf16_detail::BlockFor<false>;
+  k.block = &gemm_detail::RunWithActivation<bf16_detail::Bf16Format<false>,
+                                              gemm_detail::BiasActResidual>;
 #if ENC_GEMM_BF16_DOT
   if (!widen_only && CpuHasAvx512Bf16()) {
     k.dot = true;
-    k.block = &bf16_detail::BlockFor<true>;
+    k.block = &gemm_detail::RunWithActivation<bf16_detail::Bf16Format<true>,
+                                                gemm_detail::BiasActResidual>;
   }
 #else
   (void)widen_only;

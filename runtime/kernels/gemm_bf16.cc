@@ -82,12 +82,6 @@ void PackPanels(void* ctx, int64_t begin, int64_t end) {
   }
 }
 
-void Bf16Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
-                int64_t p1) {
-  const auto& call = *static_cast<const std::pair<Bf16Args, Bf16BlockFn>*>(ctx);
-  call.second(call.first, m0, m1, p0, p1);
-}
-
 }  // namespace
 
 bool CpuHasAvx512Bf16() {
@@ -156,10 +150,10 @@ enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
       b.kpairs != (w->k + 1) / 2) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a bf16 packed matrix");
   }
-  const std::pair<Bf16Args, Bf16BlockFn> call{
-      Bf16Args{m, w->n, w->k, x, ldx, b.data, bias, act, residual, ldr, y, ldy},
-      b.kernel.block};
-  RunGemmBlocks(m, w->n, w->k, w->panels, b.kernel.rows, &Bf16Blocks, &call);
+  const Bf16Args args{{bias, act, residual, ldr, y, ldy}, m, w->n, w->k, x,
+                      ldx, b.data};
+  RunFormat(args, static_cast<const FormatKernel<Bf16Args>&>(b.kernel), m,
+            w->n, w->k, w->panels);
   return ENC_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "enc/kernels/gemm.h"
+#include "kernels/gemm_plan.h"
 
 namespace enc {
 
@@ -37,29 +38,18 @@ inline float Bf16ToFloat(uint16_t b) {
 bool CpuHasAvx512Bf16();
 
 // One enc_gemm call on a bf16 packed matrix, validated.
-struct Bf16Args {
+struct Bf16Args : GemmOutputArgs {
   int64_t m, n, k;
   const float* x;
   int64_t ldx;
   const uint32_t* w;  // packed pairs
-  const float* bias;
-  enc_activation act;
-  const float* residual;
-  int64_t ldr;
-  float* y;
-  int64_t ldy;
 };
 
-using Bf16BlockFn = void (*)(const Bf16Args& args, int64_t m0, int64_t m1,
-                             int64_t p0, int64_t p1);
+using Bf16BlockFn = FormatBlockFn<Bf16Args>;
 
 // The bf16 GEMM of one Highway target.
-struct Bf16Kernel {
-  int64_t target;  // the HWY_* target
-  int64_t panel;   // columns per packed panel
-  int64_t rows;    // rows per micro-tile
-  bool dot;        // vdpbf16ps (X rounded to bf16) rather than widening
-  Bf16BlockFn block;
+struct Bf16Kernel : FormatKernel<Bf16Args> {
+  bool dot;  // vdpbf16ps (X rounded to bf16) rather than widening
 };
 
 // A bf16 packed matrix's own part of enc_packed_b.

@@ -1,8 +1,8 @@
 // The int8 GEMM's SIMD body (Highway), compiled once per target: the
 // quantization of X, the int8 product of one group of 4 K steps as the
-// target's instructions compute it, the register tile over the packed int8
-// panels of kernels/gemm_int8.h, and the cache-blocked loop over one
-// (rows x panels) block of Y. The epilogue is the fp32 GEMM's
+// target's instructions compute it, and the register tile over the packed
+// int8 panels of kernels/gemm_int8.h: the int8 format of the one GEMM driver
+// (kernels/gemm_driver-inl.h), which walks the blocks. The epilogue is the fp32 GEMM's
 // (kernels/gemm_epilogue-inl.h), fed with the dequantized accumulators.
 //
 // Products, per target:
@@ -16,11 +16,6 @@
 //   scalar             plain int32 arithmetic.
 // Every one computes the exact int32 sum of x_q * w_q.
 //
-// Blocking: no K blocking (an int8 panel of K = 4096 is 64 KiB on AVX2, and
-// the row tile's X slice, kRows * K bytes, stays in L1 across the panels of
-// a chunk); panel chunks sized to half of L2, swept by every row tile of the
-// block.
-
 #if defined(ENC_KERNELS_GEMM_INT8_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_GEMM_INT8_INL_H_
 #undef ENC_KERNELS_GEMM_INT8_INL_H_
@@ -39,12 +34,11 @@
 #include <cstring>
 #include <utility>
 
-#include "kernels/gemm.h"
+#include "kernels/gemm_driver-inl.h"
 #include "kernels/gemm_epilogue-inl.h"
 #include "kernels/gemm_int8.h"
 #include "kernels/gemm_tile-inl.h"
 #include "kernels/math-inl.h"
-#include "src/cpu_caches.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace enc {
@@ -270,71 +264,52 @@ HWY_NOINLINE void RowTile(const TileIo& t) {
   }
 }
 
-using RowTileFn = void (*)(const TileIo&);
+// The int8 format: W in s8 panels of groups of 4 K steps with per-column
+// scales and sums, X quantized per row (its value and |x|: 2 bytes per K
+// step), int32 accumulators dequantized once, after the whole of K: K is not
+// blocked (an int8 panel of K = 4096 is 64 KiB on AVX2, and the row tile's X
+// slice stays in L1 across the panels of a chunk).
+struct Int8Format {
+  using Call = Int8Args;
+  template <class Shape>
+  static constexpr size_t kRows = gemm_int8::kRows;
+  static constexpr int64_t kXBytes = 2, kWBytes = 1;
+  static constexpr int64_t kKStep = kInt8Group, kMaxKc = 0;
+  static constexpr bool kBlocksK = false, kFarPrefetch = false;
 
-template <class Epi, size_t... kRowsMinus1>
-constexpr std::array<RowTileFn, sizeof...(kRowsMinus1)> RowTiles(
-    std::index_sequence<kRowsMinus1...>) {
-  return {{&RowTile<Epi, kRowsMinus1 + 1>...}};
-}
-
-// Y rows [m0, m1) x panels [p0, p1), with epilogue Epi.
-template <class Epi>
-void Block(const Int8Args& a, int64_t m0, int64_t m1, int64_t p0,
-           int64_t p1) {
-  static constexpr std::array<RowTileFn, kRows> kTiles =
-      RowTiles<Epi>(std::make_index_sequence<kRows>());
-  const int64_t panel_bytes = a.groups * static_cast<int64_t>(kGroupBytes);
-  // Half of L2 holds the chunk's panels; the rest, the next chunk streaming
-  // in and the X rows.
-  const int64_t chunk =
-      std::max<int64_t>(1, GetCacheSizes().l2 / 2 / panel_bytes);
-  const int64_t last_panel = (a.n - 1) / static_cast<int64_t>(kPanel);
-  const int64_t ldx = a.groups * kInt8Group;
-  TileIo t;
-  t.ldx = ldx;
-  t.abs_offset = a.abs_offset;
-  t.w_stride = panel_bytes;
-  t.groups = a.groups;
-  t.ldy = a.ldy;
-  t.ldr = a.ldr;
-  for (int64_t pc0 = p0; pc0 < p1; pc0 += chunk) {
-    const int64_t pc1 = std::min(p1, pc0 + chunk);
-    const int64_t col0 = pc0 * static_cast<int64_t>(kPanel);
-    t.w = a.w + pc0 * panel_bytes;
+  template <class Epi, size_t kTileRows>
+  static void Tile(const Int8Args& a, const gemm_detail::TileJob& j) {
+    const int64_t col0 = j.pc0 * static_cast<int64_t>(kPanel);
+    const int64_t ldx = a.groups * kInt8Group;
+    TileIo t;
+    t.x = a.xq + j.m * ldx;
+    t.ldx = ldx;
+    t.abs_offset = a.abs_offset;
+    t.x_scale = a.x_scale + j.m;
+    t.w_stride = a.groups * static_cast<int64_t>(kGroupBytes);
+    t.w = a.w + j.pc0 * t.w_stride;
+    t.groups = a.groups;
     t.w_scale = a.w_scale + col0;
     t.w_sum = a.w_sum + col0;
-    t.panels = pc1 - pc0;
-    t.last_cols = pc1 - 1 == last_panel
-                      ? static_cast<size_t>(a.n - last_panel * kPanel)
-                      : kPanel;
+    t.y = a.y + j.m * a.ldy + col0;
+    t.ldy = a.ldy;
+    t.panels = j.panels;
+    t.last_cols = j.last_cols;
     t.bias = a.bias ? a.bias + col0 : nullptr;
-    for (int64_t m = m0, rows = 0; m < m1; m += rows) {
-      rows = std::min<int64_t>(kRows, m1 - m);
-      t.x = a.xq + m * ldx;
-      t.x_scale = a.x_scale + m;
-      t.y = a.y + m * a.ldy + col0;
-      t.res = a.residual ? a.residual + m * a.ldr + col0 : nullptr;
-      kTiles[rows - 1](t);
-    }
+    t.res = a.residual ? a.residual + j.m * a.ldr + col0 : nullptr;
+    t.ldr = a.ldr;
+    RowTile<Epi, kTileRows>(t);
   }
-}
+};
 
 }  // namespace gemm_int8
-
-// Rows [m0, m1) and panels [p0, p1) of one int8 call on this target.
-void Int8Block(const Int8Args& a, int64_t m0, int64_t m1, int64_t p0,
-               int64_t p1) {
-  using gemm_detail::BiasActResidual;
-  WithActivation(a.act, [&](auto act) {
-    gemm_int8::Block<BiasActResidual<decltype(act)::value>>(a, m0, m1, p0, p1);
-  });
-}
 
 // This target's int8 GEMM and the packed layout it reads.
 Int8Kernel GetInt8Kernel() {
   return Int8Kernel{HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
-                    static_cast<int64_t>(gemm_int8::kRows), &Int8Block};
+                    static_cast<int64_t>(gemm_int8::kRows),
+                    &gemm_detail::RunWithActivation<gemm_int8::Int8Format,
+                                                    gemm_detail::BiasActResidual>};
 }
 
 // Rows [r0, r1) of X [.., k] (row stride ldx) quantized to s8, each with its

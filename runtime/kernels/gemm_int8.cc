@@ -138,17 +138,6 @@ void QuantizeTask(void* ctx, int64_t begin, int64_t end) {
                                      a.scale, a.abs_offset);
 }
 
-struct Int8Call {
-  Int8Args args;
-  Int8BlockFn block;
-};
-
-void Int8Blocks(const void* ctx, int64_t m0, int64_t m1, int64_t p0,
-                int64_t p1) {
-  const Int8Call& call = *static_cast<const Int8Call*>(ctx);
-  call.block(call.args, m0, m1, p0, p1);
-}
-
 }  // namespace
 
 enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
@@ -235,12 +224,11 @@ enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
   QuantizeArgs qa{x,   ldx, w->k, quantized.rows(), ldq, quantized.scales(),
                   quantized.abs_offset()};
   enc_parallel_for(m, 16, &QuantizeTask, &qa);
-  const Int8Call call{{m, w->n, q.groups, quantized.rows(),
-                       quantized.abs_offset(), quantized.scales(),
-                       q.panels, q.scales, q.sums, bias, act, residual, ldr, y,
-                       ldy},
-                      q.kernel.block};
-  RunGemmBlocks(m, w->n, w->k, w->panels, q.kernel.rows, &Int8Blocks, &call);
+  const Int8Args args{{bias, act, residual, ldr, y, ldy},
+                      m, w->n, w->k, q.groups, quantized.rows(),
+                      quantized.abs_offset(), quantized.scales(), q.panels,
+                      q.scales, q.sums};
+  RunFormat(args, q.kernel, m, w->n, w->k, w->panels);
   return ENC_OK;
 }
 

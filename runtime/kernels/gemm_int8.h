@@ -13,10 +13,9 @@
 #include <cstdint>
 
 #include "enc/kernels/gemm.h"
+#include "kernels/gemm_plan.h"
 
 namespace enc {
-
-struct WeightRows;  // kernels/gemm.h
 
 // The quantized values lie in [-kInt8Max, kInt8Max]: -128 never occurs, so
 // the AVX2 kernel's 16-bit pair sums (|a| * +-|w|, two of them) stay below
@@ -27,8 +26,8 @@ inline constexpr int32_t kInt8Max = 127;
 inline constexpr int64_t kInt8Group = 4;
 
 // One call, validated, with X already quantized.
-struct Int8Args {
-  int64_t m, n;
+struct Int8Args : GemmOutputArgs {
+  int64_t m, n, k;
   int64_t groups;         // K / kInt8Group, rounded up
   const int8_t* xq;       // [m, groups * kInt8Group], zero past k
   int64_t abs_offset;     // bytes from xq to |xq|, stored alike
@@ -36,25 +35,11 @@ struct Int8Args {
   const int8_t* w;        // packed panels
   const float* w_scale;   // [panels * panel], 0 past n
   const int32_t* w_sum;   // [panels * panel]: sum over k of the row's s8
-  const float* bias;
-  enc_activation act;
-  const float* residual;
-  int64_t ldr;
-  float* y;
-  int64_t ldy;
 };
-
-// Computes rows [m0, m1) and panels [p0, p1) of Y, epilogue included.
-using Int8BlockFn = void (*)(const Int8Args& args, int64_t m0, int64_t m1,
-                             int64_t p0, int64_t p1);
 
 // The int8 GEMM of one Highway target and the layout it reads.
-struct Int8Kernel {
-  int64_t target;
-  int64_t panel;  // columns per packed panel
-  int64_t rows;   // rows per micro-tile
-  Int8BlockFn block;
-};
+using Int8BlockFn = FormatBlockFn<Int8Args>;
+using Int8Kernel = FormatKernel<Int8Args>;
 
 // The kernel of the target ENC_DYNAMIC_DISPATCH chooses now (gemm_int8.cc).
 Int8Kernel ChooseInt8Kernel();

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "kernels/gemm.h"
+#include "kernels/gemm_plan.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace enc {
@@ -104,12 +104,12 @@ HWY_INLINE void StoreCols(V x, D d, float* row, size_t v, size_t cols) {
 }
 
 // Cache lines to bring into L2 ahead of use: `runs` runs of `run_lines`
-// lines, `stride` floats apart (the panels of the next W block). The
+// lines, `stride` bytes apart (the panels of the next W block). The
 // micro-kernel issues a few per row tile, spread over its K steps, so that the
 // next block streams in from memory while this one is computed (the
 // hardware prefetcher alone leaves the first row tile of a block waiting).
 struct PrefetchStream {
-  const float* run = nullptr;  // the current run
+  const char* run = nullptr;  // the current run
   int64_t stride = 0;
   int64_t run_lines = 0;
   int64_t runs = 0;  // left, the current one included
@@ -117,7 +117,7 @@ struct PrefetchStream {
 
   HWY_INLINE bool Done() const { return runs <= 0; }
   HWY_INLINE void Next() {
-    __builtin_prefetch(run + line * static_cast<int64_t>(kLineFloats), 0, 2);
+    __builtin_prefetch(run + line * int64_t{64}, 0, 2);
     if (++line == run_lines) {
       line = 0;
       run += stride;

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Writes weights in the tensor names Hugging Face transformers uses for each
+encoder family (docs/weights.md, checkpoint layouts), from weights in the
+canonical names of reference.weight_shapes. A test oracle written from the
+families' modeling code, independent of the runtime's own name tables:
+
+  to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True)
+      -> OrderedDict of HF name -> array
+
+layout is one of bert, roberta, distilbert, t5, modernbert. `prefix` is the
+family prefix of the ...ForMaskedLM checkpoints ("bert.", "roberta.",
+"distilbert.", "model."); `gamma_beta` spells LayerNorm parameters as older
+BERT checkpoints do; `extra` adds tensors a real checkpoint holds that the
+encoder does not use (pooler, heads, decoder, position_ids buffers).
+"""
+import re
+from collections import OrderedDict
+
+import numpy as np
+
+from enc_dev import reference as ref
+
+LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert")
+
+
+def _ln(hf_prefix, canon_prefix, w, out, gamma_beta):
+    wname, bname = ("gamma", "beta") if gamma_beta else ("weight", "bias")
+    out[hf_prefix + "." + wname] = w[canon_prefix + ".weight"]
+    if canon_prefix + ".bias" in w:
+        out[hf_prefix + "." + bname] = w[canon_prefix + ".bias"]
+
+
+def _lin(hf_prefix, canon_prefix, w, out):
+    out[hf_prefix + ".weight"] = w[canon_prefix + ".weight"]
+    if canon_prefix + ".bias" in w:
+        out[hf_prefix + ".bias"] = w[canon_prefix + ".bias"]
+
+
+def _bert(spec, w, p, gamma_beta, extra):
+    out = OrderedDict()
+    out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
+    out[p + "embeddings.position_embeddings.weight"] = w["embed.positions"]
+    if "embed.types" in w:
+        out[p + "embeddings.token_type_embeddings.weight"] = w["embed.types"]
+    _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, gamma_beta)
+    for n in range(spec["blocks"]):
+        L, c = p + "encoder.layer.%d." % n, "blocks.%d." % n
+        for m, hf in (("q", "query"), ("k", "key"), ("v", "value")):
+            _lin(L + "attention.self." + hf, c + "attn." + m, w, out)
+        _lin(L + "attention.output.dense", c + "attn.o", w, out)
+        _ln(L + "attention.output.LayerNorm", c + "norm1", w, out, gamma_beta)
+        _lin(L + "intermediate.dense", c + "ffn.up", w, out)
+        _lin(L + "output.dense", c + "ffn.down", w, out)
+        _ln(L + "output.LayerNorm", c + "norm2", w, out, gamma_beta)
+    if extra:
+        d = spec["d_model"]
+        out[p + "pooler.dense.weight"] = np.zeros((d, d))
+        out[p + "pooler.dense.bias"] = np.zeros((d,))
+    return out
+
+
+def _distilbert(spec, w, p, extra):
+    out = OrderedDict()
+    out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
+    out[p + "embeddings.position_embeddings.weight"] = w["embed.positions"]
+    _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, False)
+    for n in range(spec["blocks"]):
+        L, c = p + "transformer.layer.%d." % n, "blocks.%d." % n
+        for m in "qkv":
+            _lin(L + "attention.%s_lin" % m, c + "attn." + m, w, out)
+        _lin(L + "attention.out_lin", c + "attn.o", w, out)
+        _ln(L + "sa_layer_norm", c + "norm1", w, out, False)
+        _lin(L + "ffn.lin1", c + "ffn.up", w, out)
+        _lin(L + "ffn.lin2", c + "ffn.down", w, out)
+        _ln(L + "output_layer_norm", c + "norm2", w, out, False)
+    if extra:
+        d = spec["d_model"]
+        out["vocab_transform.weight"] = np.zeros((d, d))
+        out["vocab_layer_norm.weight"] = np.ones((d,))
+        out["vocab_projector.bias"] = np.zeros((spec["vocab"],))
+    return out
+
+
+def _t5(spec, w, extra):
+    out = OrderedDict()
+    out["shared.weight"] = w["embed.tokens"]
+    for n in range(spec["blocks"]):
+        L, c = "encoder.block.%d.layer." % n, "blocks.%d." % n
+        for m in "qkvo":
+            out[L + "0.SelfAttention.%s.weight" % m] = w[c + "attn.%s.weight" % m]
+        if n == 0:
+            out[L + "0.SelfAttention.relative_attention_bias.weight"] = w["relative.bias"]
+        out[L + "0.layer_norm.weight"] = w[c + "norm1.weight"]
+        if spec["ffn"] == "gated":
+            out[L + "1.DenseReluDense.wi_0.weight"] = w[c + "ffn.gate.weight"]
+            out[L + "1.DenseReluDense.wi_1.weight"] = w[c + "ffn.up.weight"]
+        else:
+            out[L + "1.DenseReluDense.wi.weight"] = w[c + "ffn.up.weight"]
+        out[L + "1.DenseReluDense.wo.weight"] = w[c + "ffn.down.weight"]
+        out[L + "1.layer_norm.weight"] = w[c + "norm2.weight"]
+    out["encoder.final_layer_norm.weight"] = w["final_norm.weight"]
+    if extra:
+        d = spec["d_model"]
+        out["decoder.block.0.layer.0.SelfAttention.q.weight"] = np.zeros((d, d))
+        out["decoder.final_layer_norm.weight"] = np.ones((d,))
+        out["lm_head.weight"] = np.zeros((spec["vocab"], d))
+    return out
+
+
+def _modernbert(spec, w, p, extra):
+    out = OrderedDict()
+    out[p + "embeddings.tok_embeddings.weight"] = w["embed.tokens"]
+    _ln(p + "embeddings.norm", "embed.norm", w, out, False)
+    for n in range(spec["blocks"]):
+        L, c = p + "layers.%d." % n, "blocks.%d." % n
+        if c + "norm1.weight" in w:
+            _ln(L + "attn_norm", c + "norm1", w, out, False)
+        # Q|K|V and the (activated) gate|up, stacked along the rows.
+        for fused, parts in (("attn.Wqkv", ("attn.q", "attn.k", "attn.v")),
+                             ("mlp.Wi", ("ffn.gate", "ffn.up"))):
+            for suffix in ("weight", "bias"):
+                if c + parts[0] + "." + suffix in w:
+                    out[L + fused + "." + suffix] = np.concatenate(
+                        [w[c + m + "." + suffix] for m in parts], axis=0)
+        _lin(L + "attn.Wo", c + "attn.o", w, out)
+        _ln(L + "mlp_norm", c + "norm2", w, out, False)
+        _lin(L + "mlp.Wo", c + "ffn.down", w, out)
+    _ln(p + "final_norm", "final_norm", w, out, False)
+    if extra:
+        d = spec["d_model"]
+        out["head.dense.weight"] = np.zeros((d, d))
+        out["head.norm.weight"] = np.ones((d,))
+        out["decoder.bias"] = np.zeros((spec["vocab"],))
+    return out
+
+
+def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
+    """The canonical `weights` of `spec` under the `layout`'s HF names."""
+    spec = ref.normalize_spec(spec)
+    missing = [n for n in ref.weight_shapes(spec) if n not in weights]
+    if missing:
+        raise KeyError("weights lack %s" % ", ".join(missing[:4]))
+    if layout in ("bert", "roberta"):
+        return _bert(spec, weights, prefix, gamma_beta, extra)
+    if layout == "distilbert":
+        return _distilbert(spec, weights, prefix, extra)
+    if layout == "t5":
+        if prefix:
+            raise ValueError("t5 checkpoints have no family prefix")
+        return _t5(spec, weights, extra)
+    if layout == "modernbert":
+        return _modernbert(spec, weights, prefix, extra)
+    raise ValueError("unknown layout %r (expected one of %s)" % (layout, ", ".join(LAYOUTS)))
+
+
+def hf_name_count(layout, spec):
+    """How many tensors the encoder reads from a file in `layout`."""
+    w = {n: np.zeros(s) for n, s in ref.weight_shapes(spec).items()}
+    return len(to_hf(layout, spec, w, extra=False))
+
+
+if __name__ == "__main__":
+    # Self-check: every canonical tensor lands under exactly one HF name
+    # (fused ones as row ranges) for a spec of each family.
+    specs = {
+        "bert": dict(d_model=16, heads=2, blocks=2, vocab=11, type_vocab=2,
+                     positional="learned", embed_norm=True, activation="gelu"),
+        "roberta": dict(d_model=16, heads=2, blocks=2, vocab=11, type_vocab=1,
+                        positional="learned", position_offset=2, embed_norm=True),
+        "distilbert": dict(d_model=16, heads=2, blocks=2, vocab=11, positional="learned",
+                           embed_norm=True, eps=1e-12),
+        "t5": dict(d_model=16, heads=2, head_dim=4, blocks=2, vocab=11, norm="pre",
+                   norm_type="rmsnorm", bias=False, ffn="gated", activation="gelu_tanh",
+                   positional={"scheme": "relative"}, attention_scale=1.0),
+        "modernbert": dict(d_model=16, heads=2, blocks=3, vocab=11, norm="pre", bias=False,
+                           norm_bias=False, first_attn_norm=False, embed_norm=True,
+                           ffn="gated", activation="gelu", window=4, global_every=3,
+                           positional={"scheme": "rope", "base": 160000.0,
+                                       "local_base": 10000.0}),
+    }
+    for layout, s in specs.items():
+        s = ref.normalize_spec(dict(s))
+        w = ref.random_weights(s, seed=1)
+        hf = to_hf(layout, s, w, extra=False)
+        total = sum(np.asarray(v).size for v in hf.values())
+        assert total == sum(np.asarray(v).size for v in w.values()), layout
+        assert not any(re.search(r"\b(gamma|beta)\b", n) for n in hf), layout
+        print("%-10s %3d canonical tensors -> %3d HF tensors" % (layout, len(w), len(hf)))
