@@ -7,7 +7,7 @@
 
 For BERT-base-shaped (bench/models/bert_base_emb.enc) and MiniLM-L6-shaped
 (bench/models/minilm_emb.enc) encoders, with unit-scale random weights
-(test/e2e/reference.random_weights: W ~ N(0,1)/sqrt(fan_in)) and with weights
+(python/enc_dev/reference.random_weights: W ~ N(0,1)/sqrt(fan_in)) and with weights
 of realistic scale (as BERT initialises: W ~ N(0, 0.02^2), biases 0, norms 1
 and 0), one input x ~ N(0,1) of [batch, seq, d_model] goes through
 
@@ -16,7 +16,7 @@ and 0), one input x ~ N(0,1) of [batch, seq, d_model] goes through
   ORT int8                  that graph with DynamicQuantizeMatMul (ort_int8.py)
   ORT int8 7-bit            the same with --reduce-range (7-bit weights)
 
-and each output is compared with test/e2e/reference.forward in float64 on the
+and each output is compared with python/enc_dev/reference.forward in float64 on the
 same (float32-stored) weights: max |err| over all elements, min and median of
 the cosine similarity of each output vector (one per token), and the cosine of
 the mean-pooled embedding (the lowest over the batch). Targets (docs/numerics.md):
@@ -36,46 +36,13 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
 import e2e  # noqa: E402
-from e2e import reference  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev.metrics import fmt_cos, metrics, reference_output  # noqa: E402
 
 ACC_MODELS = ("bert", "minilm")  # keys of e2e.MODELS
 TARGETS = {"int8": 0.999, "bf16": 0.9999}
-
-
-def metrics(out, ref, lengths=None):
-    """out, ref [B,S,d]; only the valid rows of each sequence count.
-    -> {"max_abs", "cos_min", "cos_med", "pooled_cos"} (pooled: the lowest
-    over the batch of the cosine of the mean over valid rows)."""
-    out = np.asarray(out, dtype=np.float64)
-    ref = np.asarray(ref, dtype=np.float64)
-    B, S, _ = ref.shape
-    lengths = [S] * B if lengths is None else list(lengths)
-    max_abs, cos, pooled = 0.0, [], []
-    for i, L in enumerate(lengths):
-        if not L:
-            continue
-        a, r = out[i, :L], ref[i, :L]
-        if not np.isfinite(a).all():
-            return {"max_abs": float("inf"), "cos_min": float("nan"), "cos_med": float("nan"),
-                    "pooled_cos": float("nan")}
-        max_abs = max(max_abs, float(np.abs(a - r).max()))
-        cos += list(_cos(a, r))
-        pooled.append(float(_cos(a.mean(axis=0)[None], r.mean(axis=0)[None])[0]))
-    return {"max_abs": max_abs, "cos_min": float(min(cos)), "cos_med": float(np.median(cos)),
-            "pooled_cos": float(min(pooled))}
-
-
-def _cos(a, r):
-    num = (a * r).sum(axis=-1)
-    den = np.sqrt((a * a).sum(axis=-1) * (r * r).sum(axis=-1))
-    return np.where(den > 0, num / np.where(den > 0, den, 1.0), 1.0)
-
-
-def reference_output(spec, weights_path, x, lengths=None):
-    """float64 reference of the weights exactly as stored (float32)."""
-    w, _ = e2e.safetensors_io.read_safetensors(weights_path, as_float64=True)
-    return reference.forward(spec, w, embeddings=x.astype(np.float64), lengths=lengths)
 
 
 def run_once(name, cmd, env, b, s, inp, lens, out):
@@ -95,14 +62,6 @@ def run_once(name, cmd, env, b, s, inp, lens, out):
         except Exception:  # noqa: BLE001  (a runner that died already)
             pass
     return np.fromfile(out, dtype="<f4")
-
-
-def fmt_cos(c):
-    """A cosine close to 1 as 1 - c in scientific notation, so that 0.9999
-    and 0.99999 read apart."""
-    if c != c:
-        return "nan"
-    return "1-%.1e" % (1 - c) if c < 1 else "1"
 
 
 def main(argv=None):
@@ -191,7 +150,7 @@ def main(argv=None):
 
 def print_report(results, columns, args):
     print()
-    print("accuracy against the float64 reference (test/e2e/reference.py), same float32 weights; "
+    print("accuracy against the float64 reference (python/enc_dev/reference.py), same float32 weights; "
           "input x ~ N(0,1) [%d, %d, d_model], seed %d" % (args.batch, args.seq, args.seed))
     print("cosines shown as 1 - x: per-token cosine min and median, pooled = mean-pooled "
           "embedding (lowest over the batch); targets: pooled >= 1-1e-3 int8, >= 1-1e-4 bf16")

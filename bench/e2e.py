@@ -6,7 +6,7 @@ the node dependencies); see bench/README.md. Run with /usr/bin/python3.
 
 For every model: `encc X.enc -o model.o` (timed), the C++ runner
 (encc_runner.cpp) built against it, random weights written once as F32
-safetensors (test/e2e/reference.random_weights), the same file loaded into
+safetensors (python/enc_dev/reference.random_weights), the same file loaded into
 torch.nn.TransformerEncoder (torch_runner.py) and exported with
 torch.onnx.export for onnxruntime-node (ort_runner.js). For every thread count
 the three runners are long-lived processes; for each configuration they get
@@ -30,9 +30,10 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
-import reference  # noqa: E402
-import safetensors_io  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from enc_dev import metrics  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io  # noqa: E402
 
 PY = "/usr/bin/python3"
 OPENBLAS_OPENMP = "/usr/lib/x86_64-linux-gnu/openblas-openmp"
@@ -444,12 +445,11 @@ def bench_config(runners, model, cfg, args, seed):
              for k in runners if k != "encc"}
     acc = None
     if args.precision:
-        # Every engine against the float64 reference (bench/accuracy.py's
+        # Every engine against the float64 reference (enc_dev.metrics, as bench/accuracy.py
         # measures), before the timing starts.
-        import accuracy
-        ref = accuracy.reference_output(model["spec"], model["weights"],
+        ref = metrics.reference_output(model["spec"], model["weights"],
                                         np.fromfile(inp, dtype="<f4").reshape(b, s, d), lengths)
-        acc = {k: accuracy.metrics(outs[k].reshape(b, s, d), ref, lengths) for k in runners}
+        acc = {k: metrics.metrics(outs[k].reshape(b, s, d), ref, lengths) for k in runners}
     res = interleaved(runners, args.warmup, args.runs, args.settle_ms)
     row = {"config": name, "batch": b, "seq": s, "lengths": lengths, "diff": diffs,
            "accuracy": acc,
@@ -571,7 +571,6 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
 def print_precision_report(rows, peaks, probes, models, args, load_avg):
     """--precision P: encc P against ONNX Runtime int8 and fp32 and encc fp32,
     with each one's accuracy against the float64 reference."""
-    import accuracy
     P = args.precision
     eng = [("encc_p", "encc " + P), ("ort_int8", "ORT int8"), ("ort", "ORT fp32"),
            ("encc", "encc fp32")]
@@ -608,8 +607,8 @@ def print_precision_report(rows, peaks, probes, models, args, load_avg):
         seen.add(row["config"])
         a = row["accuracy"]
         table.append([row["config"]] + sum([["%.2e" % a[k]["max_abs"],
-                                              accuracy.fmt_cos(a[k]["cos_min"]),
-                                              accuracy.fmt_cos(a[k]["pooled_cos"])]
+                                              metrics.fmt_cos(a[k]["cos_min"]),
+                                              metrics.fmt_cos(a[k]["pooled_cos"])]
                                              for k, _ in eng], []))
     _print_table(hdr, table)
     print()

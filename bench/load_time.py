@@ -28,11 +28,11 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.dont_write_bytecode = True
-import checkpoint_layouts as cl  # noqa: E402
-import hf_layouts  # noqa: E402
-import reference  # noqa: E402
+from enc_dev import hf_layouts  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io  # noqa: E402
 
 
 def run(cmd):
@@ -96,7 +96,7 @@ def main():
         files["hf " + prefix] = (hf_exe, os.path.join(work, "hf-prefix.safetensors"),
                                  hf_layouts.to_hf(layout, spec, w, prefix=prefix))
     for exe, path, tensors in files.values():
-        cl.write_file(path, tensors)
+        safetensors_io.write_sparse(path, tensors)
     size = os.path.getsize(files["enc"][1]) / 2**20
     times = {k: [] for k in files}
     for exe, path, _ in files.values():  # warm the page cache

@@ -30,9 +30,9 @@ import torch
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "test", "e2e"))
-import reference  # noqa: E402
-import safetensors_io  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io  # noqa: E402
 
 
 class Encoder(torch.nn.Module):
@@ -211,7 +211,7 @@ def load_family_weights(module, path):
 
 def load_weights(module, path):
     """weight names (docs/weights.md) -> the TransformerEncoder's parameters
-    (the inverse of test/e2e/torch_export.export_weights)."""
+    (the inverse of python/enc_dev/torch_export.export_weights)."""
     w, _ = safetensors_io.read_safetensors(path, as_float64=False)
     t = {k: torch.from_numpy(np.ascontiguousarray(v, dtype=np.float32)) for k, v in w.items()}
     sd = {"pe": module.pe}

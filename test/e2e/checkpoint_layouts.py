@@ -45,10 +45,11 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import encc_case  # noqa: E402
-import hf_layouts  # noqa: E402
-import reference  # noqa: E402
-import safetensors_io  # noqa: E402
+from enc_dev import hf_layouts  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io  # noqa: E402
 
 INPUTS = os.path.join(HERE, "..", "import", "Inputs")
 BATCH, SEQ, LENGTHS = 2, 8, [8, 5]
@@ -77,61 +78,6 @@ CASES = [
 ]
 
 
-class SparseRows:
-    """A [rows, cols] table that is zero except `values` at `row_ids`."""
-
-    def __init__(self, rows, cols, row_ids, values):
-        self.shape = (rows, cols)
-        self.row_ids = np.asarray(row_ids, dtype=np.int64)
-        self.values = np.asarray(values, dtype=np.float32)
-
-
-SIZES = {"I64": 8, "F32": 4, "BF16": 2}
-
-
-def _encode(a, dt):
-    """Little-endian bytes of float32 or int64 array `a` as dtype dt (BF16:
-    the upper half of each float32, exact for values rounded to bfloat16)."""
-    if dt == "I64":
-        return a.astype("<i8").tobytes()
-    f = np.ascontiguousarray(a, dtype="<f4")
-    if dt == "BF16":
-        return (f.view("<u4") >> 16).astype("<u2").tobytes()
-    return f.tobytes()
-
-
-def write_file(path, tensors, dtype="F32"):
-    """safetensors with float tensors in `dtype` (F32 or BF16; SparseRows
-    written as holes) and I64 arrays; I64 first, so every F32 tensor stays
-    4-byte aligned."""
-    items = []
-    for name, a in tensors.items():
-        if isinstance(a, SparseRows):
-            items.append((name, dtype, a.shape, a))
-        else:
-            a = np.asarray(a)
-            dt = "I64" if a.dtype == np.int64 else dtype
-            items.append((name, dt, a.shape, a))
-    items.sort(key=lambda t: (t[1] != "I64", t[0]))
-    entries = [(n, dt, s, int(np.prod(s)) * SIZES[dt]) for n, dt, s, _ in items]
-    header, total = safetensors_io.build_header(entries)
-    h = safetensors_io.header_bytes(header)
-    with open(path, "wb") as f:
-        f.write(len(h).to_bytes(8, "little") + h)
-        base = f.tell()
-        for (name, dt, shape, a), (_, _, _, nbytes) in zip(items, entries):
-            start = base + header[name]["data_offsets"][0]
-            if isinstance(a, SparseRows):
-                row_bytes = shape[1] * SIZES[dt]
-                for r, v in zip(a.row_ids, a.values):
-                    f.seek(start + int(r) * row_bytes)
-                    f.write(_encode(v, dt))
-            else:
-                f.seek(start)
-                f.write(_encode(a, dt))
-        f.truncate(base + total)
-
-
 def to_bfloat16(a):
     """float32 `a` rounded to the nearest bfloat16 (ties to even), as float32."""
     u = np.ascontiguousarray(a, dtype=np.float32).view(np.uint32).astype(np.uint64)
@@ -145,7 +91,7 @@ def random_weights(spec, rng, token_ids, bf16=False):
     w = _random_weights(spec, rng, token_ids)
     if bf16:
         for name, a in w.items():
-            if isinstance(a, SparseRows):
+            if isinstance(a, safetensors_io.SparseRows):
                 a.values = to_bfloat16(a.values)
             else:
                 w[name] = to_bfloat16(a)
@@ -156,7 +102,7 @@ def _random_weights(spec, rng, token_ids):
     w = {}
     for name, shape in reference.weight_shapes(spec).items():
         if name == "embed.tokens":
-            w[name] = SparseRows(shape[0], shape[1], token_ids,
+            w[name] = safetensors_io.SparseRows(shape[0], shape[1], token_ids,
                                  rng.standard_normal((len(token_ids), shape[1]),
                                                      dtype=np.float32))
             continue
@@ -247,7 +193,7 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
                                  lengths=np.asarray(LENGTHS))
 
     enc_path = os.path.join(casedir, "enc.safetensors")
-    write_file(enc_path, w)
+    safetensors_io.write_sparse(enc_path, w)
     enc_out = harness_output(enc_exe, enc_path, casedir, expected.size)
     os.remove(enc_path)
     _, rel, ok = encc_case.compare(enc_out, expected)
@@ -262,7 +208,7 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
             hf[prefix + "embeddings.position_ids"] = np.arange(
                 spec["max_len"] + spec.get("position_offset", 0), dtype=np.int64)[None]
         path = os.path.join(casedir, "hf-%s.safetensors" % variant)
-        write_file(path, hf, dtype=dtype[0] if dtype else "F32")
+        safetensors_io.write_sparse(path, hf, dtype=dtype[0] if dtype else "F32")
         out = harness_output(hf_exe, path, casedir, expected.size)
         os.remove(path)
         same = out.shape == enc_out.shape and out.tobytes() == enc_out.tobytes()
@@ -278,7 +224,7 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
     ospec = reference.normalize_spec(dict(FOREIGN_SPEC, type_vocab=int(other == "bert")))
     zeros = {n: np.zeros(s, dtype=np.float32) for n, s in reference.weight_shapes(ospec).items()}
     path = os.path.join(casedir, "foreign.safetensors")
-    write_file(path, hf_layouts.to_hf(other, ospec, zeros, extra=False))
+    safetensors_io.write_sparse(path, hf_layouts.to_hf(other, ospec, zeros, extra=False))
     rc, msg = harness_error(hf_exe, path, casedir)
     os.remove(path)
     looks = "DistilBERT" if other == "distilbert" else "BERT or RoBERTa"
@@ -301,7 +247,7 @@ def check_fused_errors(spec, w, exe, casedir):
     d, blocks = spec["d_model"], spec["blocks"]
     hf = hf_layouts.to_hf("modernbert", spec, w, extra=False)
     path = os.path.join(casedir, "no-wqkv.safetensors")
-    write_file(path, {n: a for n, a in hf.items() if ".attn.Wqkv." not in n})
+    safetensors_io.write_sparse(path, {n: a for n, a in hf.items() if ".attn.Wqkv." not in n})
     rc, msg = harness_error(exe, path, casedir)
     os.remove(path)
     total = len(hf)
@@ -314,7 +260,7 @@ def check_fused_errors(spec, w, exe, casedir):
     bad = dict(hf)
     bad["layers.1.attn.Wqkv.weight"] = hf["layers.1.attn.Wqkv.weight"][: 2 * d]
     path = os.path.join(casedir, "short-wqkv.safetensors")
-    write_file(path, bad)
+    safetensors_io.write_sparse(path, bad)
     rc, msg = harness_error(exe, path, casedir)
     os.remove(path)
     want = "tensor 'layers.1.attn.Wqkv.weight' has shape [%d, %d], expected [%d, %d]" % (

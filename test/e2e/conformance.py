@@ -18,9 +18,10 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import encc_case as ec  # noqa: E402
-import reference  # noqa: E402
-import safetensors_io as st  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io as st  # noqa: E402
 
 ENC = os.path.join(HERE, "Inputs", "conformance.enc")
 results = []
@@ -40,7 +41,7 @@ def reference_case(name, encoder, torch=False, **kw):
     r = ec.conformance_case(name, ENC, encoder, WORK, **kw)
     report(name, r["abs"], r["rel"], r["ok"], "(max |ref| %.3g)" % r["max_ref"])
     if torch:
-        import torch_export as te
+        from enc_dev import torch_export as te
         t = te.torch_forward(r["spec"], r["weights"], **{
             k: r["inputs"].get(k) for k in ("tokens", "token_types", "embeddings", "lengths")})
         a, rel, ok = ec.compare(r["out"], t)
@@ -53,7 +54,7 @@ def torch_case(encoder, norm_first, activation):
     names of docs/weights.md, sinusoidal positions added to its input.
     `activation` is what TransformerEncoderLayer takes: a name, or a
     function such as F.silu."""
-    import torch_export as te
+    from enc_dev import torch_export as te
     spec = ec.spec_of(ENC, encoder)
     d, H, F, N = spec["d_model"], spec["heads"], spec["d_ff"], spec["blocks"]
     enc = te.make_torch_encoder(d, H, F, N, norm_first, activation, seed=5)

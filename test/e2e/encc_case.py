@@ -21,7 +21,8 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import reference  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+from enc_dev import reference  # noqa: E402
 
 TOLERANCE = 1e-4
 

@@ -12,9 +12,9 @@ import sys
 import numpy as np
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reference  # noqa: E402
-import safetensors_io as st  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io as st  # noqa: E402
 
 spec = reference.normalize_spec(json.load(open(sys.argv[1]))["encoders"][0])
 out = sys.argv[2]

@@ -24,9 +24,10 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import encc_case as ec  # noqa: E402
-import reference  # noqa: E402
-import safetensors_io as st  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io as st  # noqa: E402
 
 ENC = os.path.join(HERE, "Inputs", "numerics.enc")
 WORK = sys.argv[1]

@@ -18,13 +18,14 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-import reference as ref  # noqa: E402
-import safetensors_io as st  # noqa: E402
-import torch_export as te  # noqa: E402
+from enc_dev import reference as ref  # noqa: E402
+from enc_dev import safetensors_io as st  # noqa: E402
+from enc_dev import torch_export as te  # noqa: E402
 
 torch.set_num_threads(1)
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -639,7 +640,7 @@ def make_case_cli():
         prev = None
         for dt in ("F32", "F16", "BF16"):
             out = os.path.join(d, dt)
-            r = subprocess.run([py, os.path.join(HERE, "reference.py"), "make-case", "--spec-json", sj,
+            r = subprocess.run([py, ref.__file__, "make-case", "--spec-json", sj,
                                 "--encoder", "cli_enc", "--seed", "5", "--batch", "3", "--seq", "6",
                                 "--lengths", "6,2,0", "--dtype", dt, "--dir", out],
                                capture_output=True, text=True)
@@ -669,7 +670,7 @@ def make_case_cli():
                 expect(maxdiff(unrounded, exp) > 1e-6, "%s rounding had no effect" % dt)
             # the evaluation CLI reproduces it
             o = os.path.join(out, "again.npy")
-            r = subprocess.run([py, os.path.join(HERE, "reference.py"), "--spec-json", sj, "--encoder",
+            r = subprocess.run([py, ref.__file__, "--spec-json", sj, "--encoder",
                                 "cli_enc", "--weights", os.path.join(out, "weights.safetensors"),
                                 "--inputs", os.path.join(out, "inputs.npz"), "--out", o],
                                capture_output=True, text=True)
@@ -677,7 +678,7 @@ def make_case_cli():
             expect(np.array_equal(np.load(o), exp), "CLI output differs")
         # float-input encoder, no lengths
         out = os.path.join(d, "emb")
-        r = subprocess.run([py, os.path.join(HERE, "reference.py"), "make-case", "--spec-json", sj,
+        r = subprocess.run([py, ref.__file__, "make-case", "--spec-json", sj,
                             "--encoder", "other", "--batch", "2", "--seq", "5", "--dir", out],
                            capture_output=True, text=True)
         expect(r.returncode == 0, r.stderr[-2000:])

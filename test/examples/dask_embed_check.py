@@ -21,7 +21,8 @@ ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "test", "e2e"))
 sys.path.insert(0, os.path.join(ROOT, "examples", "dask_embed"))
 import encc_case as ec  # noqa: E402
-import reference  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from enc_dev import reference  # noqa: E402
 import dask_embed  # noqa: E402
 from make_corpus import make_corpus  # noqa: E402
 

@@ -3,7 +3,7 @@ published configuration) on random weights, at their full size.
 
 For each example: encc compiles the .enc, the conformance harness runs it on
 a batch of two sequences (one padded), and the output is compared with the
-float64 reference (test/e2e/reference.py) and with torch_export.torch_forward
+float64 reference (python/enc_dev/reference.py) and with torch_export.torch_forward
 under docs/numerics.md's bound. Then the example's own demo, built through
 enc_add_model, runs the first sequence from the same weights file, and the
 rows it prints must match the reference too.
@@ -21,8 +21,9 @@ import numpy as np
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import encc_case as ec  # noqa: E402
-import torch_export as te  # noqa: E402
+from enc_dev import torch_export as te  # noqa: E402
 
 SEQ, LENGTHS = 12, [12, 5]
 # Local attention is only local past its window: ModernBERT (window 128)

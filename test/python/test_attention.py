@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """enc.Model.forward(..., attention=True) (NAME_forward_attention) against
-the float64 reference (test/e2e/reference.py, return_probs) and PyTorch
-(test/e2e/torch_export.py, return_probs), on padded batches with every
+the float64 reference (python/enc_dev/reference.py, return_probs) and PyTorch
+(python/enc_dev/torch_export.py, return_probs), on padded batches with every
 positional scheme applied inside attention (ALiBi, relative, RoPE) and the
 additive ones, and local windows (zero outside each row's window).
 
@@ -22,9 +22,10 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 E2E = os.path.join(HERE, "..", "e2e")
 sys.path.insert(0, E2E)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import encc_case as ec  # noqa: E402
-import reference  # noqa: E402
-import torch_export  # noqa: E402
+from enc_dev import reference  # noqa: E402
+from enc_dev import torch_export  # noqa: E402
 
 import enc  # noqa: E402
 

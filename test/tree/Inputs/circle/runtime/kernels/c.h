@@ -1,0 +1,2 @@
+#include "kernels/a.h"
+#include <vector>
