@@ -10,6 +10,7 @@
 #include "enc/lang/Sema.h"
 
 #include "enc/lang/ExprEval.h"
+#include "enc/lang/Families.h"
 #include "enc/lang/NumberFormat.h"
 #include "enc/lang/Parser.h"
 #include "enc/lang/Settings.h"
@@ -212,9 +213,6 @@ private:
   void checkCheckpoint(CheckpointLayout Layout);
   void layoutNeeds(CheckpointLayout Layout, SettingId Other,
                    const std::string &Needs, const std::string &Is);
-  template <typename E>
-  void layoutNeedsChoice(CheckpointLayout Layout, SettingId Other, E Want);
-  void layoutNeedsBool(CheckpointLayout Layout, SettingId Other, bool Want);
 
   std::optional<int64_t> intOf(SettingId Id) const;
   std::optional<double> floatOf(SettingId Id) const;
@@ -929,95 +927,38 @@ void EncoderResolver::layoutNeeds(CheckpointLayout Layout, SettingId Other,
   noteSetting(Other);
 }
 
-template <typename E>
-void EncoderResolver::layoutNeedsChoice(CheckpointLayout Layout,
-                                        SettingId Other, E Want) {
-  std::optional<unsigned> V = choiceValue(Other);
-  if (!V || static_cast<E>(*V) == Want)
-    return;
-  std::string Key = settingInfo(Other).Name;
-  layoutNeeds(Layout, Other, Key + " = " + toString(Want).str(),
-              Key + " is " + toString(static_cast<E>(*V)).str());
-}
-
-void EncoderResolver::layoutNeedsBool(CheckpointLayout Layout, SettingId Other,
-                                      bool Want) {
-  const KeyState &V = Values[indexOf(Other)];
-  if (V.St != State::Done || V.Value.B == Want)
-    return;
-  std::string Key = settingInfo(Other).Name;
-  const char *Spelled[] = {"false", "true"};
-  layoutNeeds(Layout, Other, Key + " = " + Spelled[Want],
-              Key + " is " + Spelled[!Want]);
-}
-
 void EncoderResolver::checkCheckpoint(CheckpointLayout Layout) {
-  auto BertFamily = [&] {
-    if (auto V = intOf(SettingId::vocab); V && *V == 0)
-      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
-                  "vocab is 0");
-    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Learned);
-    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Post);
-    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::LayerNorm);
-    layoutNeedsChoice(Layout, SettingId::ffn, FfnKind::Dense);
-    layoutNeedsBool(Layout, SettingId::embed_norm, true);
-    layoutNeedsBool(Layout, SettingId::final_norm, false);
-    layoutNeedsBool(Layout, SettingId::bias, true);
-    layoutNeedsBool(Layout, SettingId::norm_bias, true);
-  };
-  switch (Layout) {
-  case CheckpointLayout::Enc:
-    return;
-  case CheckpointLayout::Bert:
-  case CheckpointLayout::Roberta:
-    BertFamily();
-    // Hugging Face adds token_type_embeddings row 0 when no types are given.
-    if (auto TV = intOf(SettingId::type_vocab); TV && *TV == 0)
-      layoutNeeds(Layout, SettingId::type_vocab,
-                  "type_vocab > 0",
-                  "type_vocab is 0");
-    return;
-  case CheckpointLayout::T5:
-    if (auto V = intOf(SettingId::vocab); V && *V == 0)
-      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
-                  "vocab is 0");
-    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
-      layoutNeeds(Layout, SettingId::type_vocab, "type_vocab = 0",
-                  "type_vocab is " + str(*TV));
-    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Relative);
-    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Pre);
-    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::RMSNorm);
-    layoutNeedsBool(Layout, SettingId::embed_norm, false);
-    layoutNeedsBool(Layout, SettingId::final_norm, true);
-    layoutNeedsBool(Layout, SettingId::bias, false);
-    return;
-  case CheckpointLayout::DistilBert:
-    BertFamily();
-    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
-      layoutNeeds(Layout, SettingId::type_vocab,
-                  "type_vocab = 0",
-                  "type_vocab is " + str(*TV));
-    if (auto O = intOf(SettingId::position_offset); O && *O > 0)
-      layoutNeeds(Layout, SettingId::position_offset, "position_offset = 0",
-                  "position_offset is " + str(*O));
-    return;
-  case CheckpointLayout::ModernBert:
-    // Rotary positions, pre-norm LayerNorm, a gated feed-forward layer whose
-    // gate and up are one tensor, and no norm before block 0's attention.
-    if (auto V = intOf(SettingId::vocab); V && *V == 0)
-      layoutNeeds(Layout, SettingId::vocab, "token ids (vocab > 0)",
-                  "vocab is 0");
-    if (auto TV = intOf(SettingId::type_vocab); TV && *TV > 0)
-      layoutNeeds(Layout, SettingId::type_vocab, "type_vocab = 0",
-                  "type_vocab is " + str(*TV));
-    layoutNeedsChoice(Layout, SettingId::positional, PositionalKind::Rope);
-    layoutNeedsChoice(Layout, SettingId::norm, NormLayout::Pre);
-    layoutNeedsChoice(Layout, SettingId::norm_type, NormType::LayerNorm);
-    layoutNeedsChoice(Layout, SettingId::ffn, FfnKind::Gated);
-    layoutNeedsBool(Layout, SettingId::embed_norm, true);
-    layoutNeedsBool(Layout, SettingId::final_norm, true);
-    layoutNeedsBool(Layout, SettingId::first_attn_norm, false);
-    return;
+  // The family table's rows (families.def), in its order.
+  for (const FamilyNeed &N : familyNeeds()) {
+    if (N.Layout != Layout)
+      continue;
+    const SettingInfo &Info = settingInfo(N.Key);
+    std::string Key = Info.Name;
+    switch (N.What) {
+    case FamilyNeed::Choice: {
+      std::optional<unsigned> V = choiceValue(N.Key);
+      if (V && *V != N.Value)
+        layoutNeeds(Layout, N.Key, Key + " = " + Info.Choices->Spellings[N.Value],
+                    Key + " is " + Info.Choices->Spellings[*V]);
+      break;
+    }
+    case FamilyNeed::Bool: {
+      const KeyState &V = Values[indexOf(N.Key)];
+      const char *Spelled[] = {"false", "true"};
+      if (V.St == State::Done && V.Value.B != (N.Value != 0))
+        layoutNeeds(Layout, N.Key, Key + " = " + Spelled[N.Value != 0],
+                    Key + " is " + Spelled[N.Value == 0]);
+      break;
+    }
+    case FamilyNeed::Zero:
+      if (auto V = intOf(N.Key); V && *V != 0)
+        layoutNeeds(Layout, N.Key, Key + " = 0", Key + " is " + str(*V));
+      break;
+    case FamilyNeed::Positive:
+      if (auto V = intOf(N.Key); V && *V <= 0)
+        layoutNeeds(Layout, N.Key, Key + " > 0", Key + " is " + str(*V));
+      break;
+    }
   }
 }
 

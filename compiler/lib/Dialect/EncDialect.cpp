@@ -82,7 +82,7 @@ enc_checkpoint enc::getCheckpoint(Operation *Func) {
 }
 void enc::setCheckpoint(Operation *Func, enc_checkpoint Layout) {
   const checkpoint::LayoutRow *Row = checkpoint::Find(Layout);
-  assert(Row && "a layout of checkpoint_layouts.def");
+  assert(Row && "a layout of families.def");
   Func->setAttr(Checkpoint, StringAttr::get(Func->getContext(), Row->spelling));
 }
 

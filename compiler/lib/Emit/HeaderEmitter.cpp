@@ -31,7 +31,7 @@ std::string shapeString(ArrayRef<int64_t> Shape) {
 }
 
 /// The tensors the weights file must hold, as the header lists them: each
-/// weight's name in the checkpoint layout (checkpoint_layouts.def), a fused
+/// weight's name in the checkpoint layout (families.def), a fused
 /// tensor once with its whole shape.
 struct FileTensor {
   std::string Name;

@@ -14,6 +14,7 @@
 
 #include "enc/Dialect/EncOps.h"
 #include "enc/checkpoint_names.h"
+#include "enc/lang/Families.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -94,7 +95,7 @@ Value Importer::weight(llvm::StringRef Name, ArrayRef<int64_t> Shape,
     return It->second;
   auto Ty = RankedTensorType::get(Shape, B.getF32Type());
   // The weight keeps its canonical name: the loader finds it in the file
-  // through the layout's table (checkpoint_layouts.def), which must have it.
+  // through the layout's table (families.def), which must have it.
   if (checkpoint::FileNames(Layout, Name.str(), Spec.Ffn == FfnKind::Gated)
           .empty()) {
     emitError(L) << "the " << toString(Spec.Checkpoint)
@@ -231,13 +232,8 @@ func::FuncOp Importer::function(ModuleOp Module) {
   Facts.Blocks = Spec.Blocks;
   Facts.DFF = Spec.DFF;
   setEncoderFacts(Func, Facts);
-  // The language's spellings are the layouts' (checkpoint_layouts.def).
-  const checkpoint::LayoutRow *Row =
-      checkpoint::FindSpelling(toString(Spec.Checkpoint).str());
-  if (!Row)
-    llvm::report_fatal_error("Settings.def has a checkpoint layout that "
-                             "checkpoint_layouts.def lacks");
-  Layout = Row->layout;
+  // One enum, from the family table's rows (enc/lang/Families.h).
+  Layout = runtimeLayout(Spec.Checkpoint);
   if (Layout != ENC_CHECKPOINT_ENC)
     setCheckpoint(Func, Layout);
   if (Spec.Prec != Precision::Fp32)

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HFImport.h"
+#include "enc/HFImport/HFImport.h"
 #include "SharedLibrary.h"
 
 #include "enc/ABI/ModelABI.h"

@@ -1,4 +1,4 @@
-// Tensor names of the checkpoint layouts (checkpoint_layouts.def), for C++:
+// Tensor names of the checkpoint layouts (families.def), for C++:
 // encc lists a layout's names in the generated header with FileNames; the
 // loader finds a canonical name's tensor, or row slice of a fused tensor,
 // under the layout's prefix and alternates with Candidates. Header-only so
@@ -24,8 +24,8 @@ struct LayoutRow {
   const char* family;
 };
 inline constexpr LayoutRow kLayouts[] = {
-#define ENC_CHECKPOINT_LAYOUT(E, S, P, F) {E, S, P, F},
-#include "enc/checkpoint_layouts.def"
+#define ENC_FAMILY(E, LangName, S, P, F) {E, S, P, F},
+#include "enc/families.def"
 };
 
 struct NameRow {
@@ -39,7 +39,7 @@ inline constexpr NameRow kNames[] = {
 #define ENC_CHECKPOINT_NAME(L, C, F) {L, false, C, F, 0, 1},
 #define ENC_CHECKPOINT_GATED_NAME(L, C, F) {L, true, C, F, 0, 1},
 #define ENC_CHECKPOINT_SLICE(L, C, F, Part, Parts) {L, false, C, F, Part, Parts},
-#include "enc/checkpoint_layouts.def"
+#include "enc/families.def"
 };
 
 constexpr bool SlicesAreValid() {

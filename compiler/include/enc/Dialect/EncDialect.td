@@ -41,7 +41,7 @@ def Enc_Dialect : Dialect {
     "::mlir::IntegerAttr":$blocks,
     "::mlir::IntegerAttr":$d_ff,
     // On an encoder function: the layout of its weights file's tensor
-    // names (checkpoint_layouts.def), through which the loader finds each
+    // names (families.def), through which the loader finds each
     // enc.weight's canonical name; absent: enc.
     "::mlir::StringAttr":$checkpoint,
     // On an encoder function: the precision of its linear layers' weights

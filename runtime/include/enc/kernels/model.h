@@ -34,10 +34,10 @@ typedef enum {
 
 /* The tensor names a weights file uses: enc's own (docs/weights.md) or a
  * Hugging Face layout's (docs/weights.md#hugging-face-layouts); the names and
- * prefixes are in enc/checkpoint_layouts.def. */
+ * prefixes are in enc/families.def. */
 typedef enum {
-#define ENC_CHECKPOINT_LAYOUT(Enumerator, Spelling, Prefix, Family) Enumerator,
-#include "enc/checkpoint_layouts.def"
+#define ENC_FAMILY(Enumerator, LangName, Spelling, Prefix, Family) Enumerator,
+#include "enc/families.def"
   ENC_CHECKPOINT_COUNT
 } enc_checkpoint;
 

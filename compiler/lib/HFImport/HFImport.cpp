@@ -1,14 +1,19 @@
 //===- HFImport.cpp - A Hugging Face config as a .enc file ----------------===//
 //
-// One function per model family maps the config's keys onto settings; every
-// key read is marked used, so that what is left over can be told apart:
-// keys known not to change inference are ignored silently, the others draw a
-// warning. docs/import.md lists the mappings.
+// The family table (families.def, read through enc/lang/Families.h) maps
+// model_type to a layout, config keys to settings and gives the settings the
+// layout's tensors need; the quirks of each family's config that a row
+// cannot say (RoBERTa's position offset, T5's feed_forward_proj, ModernBERT's
+// two rope bases) are one case each of an exhaustive switch. Every key read
+// is marked used, so that what is left over can be told apart: keys known
+// not to change inference are ignored silently, the others draw a warning.
+// docs/import.md lists the mappings.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HFImport.h"
+#include "enc/HFImport/HFImport.h"
 
+#include "enc/lang/Families.h"
 #include "enc/lang/NumberFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -100,9 +105,13 @@ private:
                                     std::optional<int64_t> Default = {});
   void activation(StringRef Key, std::optional<std::string> Default);
   void refuseIfTrue(StringRef Key, StringRef Why);
+  bool isSet(StringRef Key) const;
   void common();
+  void configKey(const enc::FamilyConfigKey &K);
+  void need(const enc::FamilyNeed &N);
+  void quirks(enc::CheckpointLayout Layout);
 
-  void bert(bool Roberta);
+  void bertTypesAndPositions(bool Roberta);
   void distilbert();
   void t5();
   void modernbert();
@@ -197,13 +206,76 @@ void Importer::refuseIfTrue(StringRef Key, StringRef Why) {
     error("key '" + Key + "' is true: " + Why);
 }
 
-void Importer::bert(bool Roberta) {
-  set("checkpoint", Roberta ? "roberta" : "bert", "model_type");
-  intSetting("d_model", "hidden_size");
-  intSetting("heads", "num_attention_heads");
-  intSetting("d_ff", "intermediate_size");
-  intSetting("blocks", "num_hidden_layers");
-  intSetting("vocab", "vocab_size");
+bool Importer::isSet(StringRef Key) const {
+  return llvm::any_of(Settings, [&](const Setting &S) { return S.Key == Key; });
+}
+
+/// An ENC_FAMILY_CONFIG_* row: the setting from its config key.
+void Importer::configKey(const enc::FamilyConfigKey &K) {
+  StringRef Setting = enc::settingInfo(K.Key).Name;
+  switch (K.What) {
+  case enc::FamilyConfigKey::Int:
+    intSetting(Setting, K.ConfigKey,
+               K.Required ? std::nullopt
+                          : std::optional<int64_t>(static_cast<int64_t>(K.Default)));
+    return;
+  case enc::FamilyConfigKey::Float: {
+    bool Given = Config.get(K.ConfigKey) != nullptr;
+    if (std::optional<double> V = number(
+            K.ConfigKey, K.Required ? std::nullopt : std::optional<double>(K.Default)))
+      set(Setting, floatText(*V),
+          Given ? Twine(K.ConfigKey) : Twine(K.ConfigKey) + " (not set: default)");
+    return;
+  }
+  case enc::FamilyConfigKey::Activation:
+    activation(K.ConfigKey, std::string(K.DefaultName));
+    return;
+  }
+}
+
+/// An ENC_FAMILY_NEEDS_* row: written unless the family's quirks wrote the
+/// setting with arguments already; counts come from config keys.
+void Importer::need(const enc::FamilyNeed &N) {
+  const enc::SettingInfo &Info = enc::settingInfo(N.Key);
+  if (isSet(Info.Name))
+    return;
+  switch (N.What) {
+  case enc::FamilyNeed::Choice:
+    set(Info.Name, Info.Choices->Spellings[N.Value], N.Why);
+    return;
+  case enc::FamilyNeed::Bool:
+    set(Info.Name, N.Value ? "true" : "false", N.Why);
+    return;
+  case enc::FamilyNeed::Zero:
+  case enc::FamilyNeed::Positive:
+    return;
+  }
+}
+
+/// What a family's config says that its table rows cannot.
+void Importer::quirks(enc::CheckpointLayout Layout) {
+  switch (Layout) {
+  case enc::CheckpointLayout::Enc: // no model_type is imported as enc
+    return;
+  case enc::CheckpointLayout::Bert:
+    bertTypesAndPositions(/*Roberta=*/false);
+    return;
+  case enc::CheckpointLayout::Roberta:
+    bertTypesAndPositions(/*Roberta=*/true);
+    return;
+  case enc::CheckpointLayout::DistilBert:
+    distilbert();
+    return;
+  case enc::CheckpointLayout::T5:
+    t5();
+    return;
+  case enc::CheckpointLayout::ModernBert:
+    modernbert();
+    return;
+  }
+}
+
+void Importer::bertTypesAndPositions(bool Roberta) {
   if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
     set("type_vocab", Twine(*T), "type_vocab_size");
   std::optional<std::string> Pos = string("position_embedding_type", "absolute");
@@ -211,7 +283,6 @@ void Importer::bert(bool Roberta) {
     error("key 'position_embedding_type' is \"" + *Pos +
           "\": encc has learned absolute positions for this family, not "
           "relative_key/relative_key_query attention");
-  set("positional", "learned", "position_embedding_type \"absolute\"");
   std::optional<int64_t> MaxPos = integer("max_position_embeddings", 512);
   if (Roberta) {
     // Positions start after the padding id: row p + 1 is position 0.
@@ -229,42 +300,18 @@ void Importer::bert(bool Roberta) {
   } else if (MaxPos) {
     set("max_len", Twine(*MaxPos), "max_position_embeddings");
   }
-  set("norm", "post", "BERT layout: LayerNorm after each residual");
-  set("embed_norm", "true", "embeddings.LayerNorm");
-  activation("hidden_act", std::string("gelu"));
-  if (std::optional<double> Eps = number("layer_norm_eps", 1e-12))
-    set("eps", floatText(*Eps), "layer_norm_eps");
   get("pad_token_id"); // only RoBERTa's changes anything
 }
 
 void Importer::distilbert() {
-  set("checkpoint", "distilbert", "model_type");
-  intSetting("d_model", "dim");
-  intSetting("heads", "n_heads");
-  intSetting("d_ff", "hidden_dim");
-  intSetting("blocks", "n_layers");
-  intSetting("vocab", "vocab_size");
-  intSetting("max_len", "max_position_embeddings", 512);
   refuseIfTrue("sinusoidal_pos_embds",
                "DistilBERT's sinusoidal table is not the interleaved one encc "
                "computes (it puts sin and cos in two halves)");
-  set("positional", "learned", "embeddings.position_embeddings");
-  set("norm", "post", "DistilBERT layout");
-  set("embed_norm", "true", "embeddings.LayerNorm");
-  activation("activation", std::string("gelu"));
   set("eps", "1e-12", "fixed in DistilBERT's code");
   get("pad_token_id");
 }
 
 void Importer::t5() {
-  set("checkpoint", "t5", "model_type");
-  intSetting("d_model", "d_model");
-  intSetting("heads", "num_heads");
-  intSetting("head_dim", "d_kv");
-  intSetting("d_ff", "d_ff");
-  intSetting("blocks", "num_layers");
-  intSetting("vocab", "vocab_size");
-  intSetting("max_len", "n_positions", 512);
   std::optional<std::string> Proj = string("feed_forward_proj", "relu");
   if (Proj) {
     StringRef P = *Proj;
@@ -298,24 +345,11 @@ void Importer::t5() {
     set("positional",
         formatv("relative(buckets = {0}, max_distance = {1})", *Buckets, *MaxDist),
         "relative_attention_num_buckets, relative_attention_max_distance");
-  set("norm", "pre", "T5 layout: norm before each sublayer");
-  set("norm_type", "rmsnorm", "T5LayerNorm");
-  set("final_norm", "true", "encoder.final_layer_norm");
-  set("bias", "false", "T5 linear layers have no bias");
   set("attention_scale", "1.0", "T5 folds the 1/sqrt(d_kv) scale into its weights");
-  if (std::optional<double> Eps = number("layer_norm_epsilon", 1e-6))
-    set("eps", floatText(*Eps), "layer_norm_epsilon");
   get("pad_token_id");
 }
 
 void Importer::modernbert() {
-  set("checkpoint", "modernbert", "model_type");
-  intSetting("d_model", "hidden_size");
-  intSetting("heads", "num_attention_heads");
-  intSetting("d_ff", "intermediate_size");
-  intSetting("blocks", "num_hidden_layers");
-  intSetting("vocab", "vocab_size");
-  intSetting("max_len", "max_position_embeddings");
   std::optional<double> Global = number("global_rope_theta", 160000.0);
   std::optional<double> Local = number("local_rope_theta", 10000.0);
   if (Global && Local)
@@ -323,14 +357,6 @@ void Importer::modernbert() {
         "rope(base = " + floatText(*Global) + ", local_base = " +
             floatText(*Local) + ")",
         "global_rope_theta, local_rope_theta");
-  intSetting("window", "local_attention", 128);
-  intSetting("global_every", "global_attn_every_n_layers", 3);
-  set("ffn", "gated", "mlp.Wi: gate and up in one tensor");
-  activation("hidden_activation", std::string("gelu"));
-  set("norm", "pre", "ModernBERT layout");
-  set("embed_norm", "true", "embeddings.norm");
-  set("first_attn_norm", "false", "layer 0 has no attn_norm");
-  set("final_norm", "true", "final_norm");
   std::optional<bool> NormBias = boolean("norm_bias", false);
   if (NormBias)
     set("norm_bias", *NormBias ? "true" : "false", "norm_bias");
@@ -344,8 +370,6 @@ void Importer::modernbert() {
     else
       set("bias", *AttnBias ? "true" : "false", "attention_bias, mlp_bias");
   }
-  if (std::optional<double> Eps = number("norm_eps", 1e-5))
-    set("eps", floatText(*Eps), "norm_eps");
   get("pad_token_id");
   get("position_embedding_type"); // ModernBERT uses rotary positions only
 }
@@ -368,20 +392,26 @@ void Importer::common() {
 
 void Importer::run(StringRef ModelType) {
   common();
-  if (ModelType == "bert")
-    bert(/*Roberta=*/false);
-  else if (ModelType == "roberta" || ModelType == "xlm-roberta")
-    bert(/*Roberta=*/true);
-  else if (ModelType == "distilbert")
-    distilbert();
-  else if (ModelType == "t5")
-    t5();
-  else if (ModelType == "modernbert")
-    modernbert();
-  else
-    error("model_type \"" + ModelType +
-          "\" is not one encc imports (bert, roberta, xlm-roberta, "
-          "distilbert, t5, modernbert)");
+  std::optional<enc::CheckpointLayout> Layout;
+  std::vector<std::string> Known;
+  for (const enc::FamilyModelType &M : enc::familyModelTypes()) {
+    Known.push_back(M.ModelType);
+    if (ModelType == M.ModelType)
+      Layout = M.Layout;
+  }
+  if (!Layout) {
+    error("model_type \"" + ModelType + "\" is not one encc imports (" +
+          join(Known, ", ") + ")");
+    return;
+  }
+  set("checkpoint", enc::toString(*Layout), "model_type");
+  for (const enc::FamilyConfigKey &K : enc::familyConfigKeys())
+    if (K.Layout == *Layout)
+      configKey(K);
+  quirks(*Layout);
+  for (const enc::FamilyNeed &N : enc::familyNeeds())
+    if (N.Layout == *Layout)
+      need(N);
 }
 
 void Importer::warnUnusedKeys() {
@@ -413,11 +443,8 @@ std::optional<json::Value> readJSON(const std::string &Path,
 }
 
 /// The sentence-transformers modules of a model directory.
-struct SentenceTransformers {
+struct SentenceTransformers : enc::SentenceTransformersModules {
   std::string TransformerPath; ///< where config.json is, relative
-  std::optional<std::string> Pooling;
-  std::string PoolingSource;
-  bool Normalize = false;
 };
 
 std::optional<SentenceTransformers>
@@ -509,6 +536,47 @@ std::string enc::encoderNameFor(const std::string &ModelName) {
   return Out;
 }
 
+enc::HFImportResult
+enc::importConfig(const json::Object &Config, const std::string &ConfigName,
+                  const std::string &Name,
+                  const SentenceTransformersModules *Modules) {
+  HFImportResult R;
+  Importer I(Config, ConfigName, R);
+  std::optional<StringRef> Type = Config.getString("model_type");
+  if (!Type) {
+    I.error("key 'model_type' is missing (is this a Hugging Face config.json?)");
+    return R;
+  }
+  I.run(*Type);
+  if (Modules && Modules->Pooling)
+    I.set("pooling", *Modules->Pooling, Modules->PoolingSource);
+  if (Modules && Modules->Normalize)
+    I.set("normalize", "true", "modules.json: a Normalize module");
+  I.warnUnusedKeys();
+  if (!R.Errors.empty())
+    return R;
+
+  raw_string_ostream OS(R.Enc);
+  OS << "// " << Name << ".enc: written by `encc import` from " << ConfigName
+     << ".\n// Each value names the key it came from; the weights load as they "
+        "are\n// (checkpoint layout: docs/weights.md).\n"
+     << "encoder " << Name << " {\n";
+  // Keys aligned at '=', comments aligned after the longest line.
+  size_t KeyWidth = 0, LineWidth = 0;
+  for (const Setting &S : I.settings())
+    KeyWidth = std::max(KeyWidth, S.Key.size());
+  for (const Setting &S : I.settings())
+    LineWidth = std::max(LineWidth, KeyWidth + S.Value.size() + 6);
+  for (const Setting &S : I.settings()) {
+    std::string Text = "  " + S.Key + std::string(KeyWidth - S.Key.size(), ' ') +
+                       " = " + S.Value + ";";
+    OS << Text << std::string(LineWidth - Text.size() + 2, ' ') << "// "
+       << S.Source << "\n";
+  }
+  OS << "}\n";
+  return R;
+}
+
 enc::HFImportResult enc::importHuggingFace(const std::string &Path,
                                            const std::string &Name) {
   HFImportResult R;
@@ -548,21 +616,6 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
     R.Errors.push_back(ConfigPath + ": expected a JSON object");
     return R;
   }
-  Importer I(*Config, ConfigPath, R);
-  std::optional<StringRef> Type = Config->getString("model_type");
-  if (!Type) {
-    I.error("key 'model_type' is missing (is this a Hugging Face config.json?)");
-    return R;
-  }
-  I.run(*Type);
-  if (ST && ST->Pooling)
-    I.set("pooling", *ST->Pooling, ST->PoolingSource);
-  if (ST && ST->Normalize)
-    I.set("normalize", "true", "modules.json: a Normalize module");
-  I.warnUnusedKeys();
-  if (!R.Errors.empty())
-    return R;
-
   std::string Model = Name;
   if (Model.empty()) {
     SmallString<256> Abs(Dir);
@@ -570,23 +623,10 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
     sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
     Model = encoderNameFor(sys::path::filename(Abs).str());
   }
-  raw_string_ostream OS(R.Enc);
-  OS << "// " << Model << ".enc: written by `encc import` from " << ConfigPath
-     << ".\n// Each value names the key it came from; the weights load as they "
-        "are\n// (checkpoint layout: docs/weights.md).\n"
-     << "encoder " << Model << " {\n";
-  // Keys aligned at '=', comments aligned after the longest line.
-  size_t KeyWidth = 0, LineWidth = 0;
-  for (const Setting &S : I.settings())
-    KeyWidth = std::max(KeyWidth, S.Key.size());
-  for (const Setting &S : I.settings())
-    LineWidth = std::max(LineWidth, KeyWidth + S.Value.size() + 6);
-  for (const Setting &S : I.settings()) {
-    std::string Text = "  " + S.Key + std::string(KeyWidth - S.Key.size(), ' ') +
-                       " = " + S.Value + ";";
-    OS << Text << std::string(LineWidth - Text.size() + 2, ' ') << "// "
-       << S.Source << "\n";
-  }
-  OS << "}\n";
+  HFImportResult C = importConfig(*Config, ConfigPath, Model, ST ? &*ST : nullptr);
+  R.Errors.insert(R.Errors.end(), C.Errors.begin(), C.Errors.end());
+  R.Warnings.insert(R.Warnings.end(), C.Warnings.begin(), C.Warnings.end());
+  if (R.Errors.empty())
+    R.Enc = std::move(C.Enc);
   return R;
 }

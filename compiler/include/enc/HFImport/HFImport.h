@@ -1,0 +1,59 @@
+//===- HFImport.h - A Hugging Face config as a .enc file --------*- C++ -*-===//
+//
+// What `encc import DIR_OR_CONFIG` does: reads a Hugging Face `config.json`
+// (or a sentence-transformers model directory: config.json, modules.json,
+// 1_Pooling/config.json, a Normalize module) and writes the .enc encoder that
+// describes it, with its checkpoint layout set and each value commented with
+// the key it came from (docs/import.md). The mapping of each family is its
+// rows of the family table (runtime/include/enc/families.def) plus the
+// config quirks of HFImport.cpp. A config encc cannot express is an error
+// naming the key and its value, never a silently different model.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ENC_HFIMPORT_HFIMPORT_H
+#define ENC_HFIMPORT_HFIMPORT_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+namespace json {
+class Object;
+} // namespace json
+} // namespace llvm
+
+namespace enc {
+
+struct HFImportResult {
+  std::string Enc;                   ///< the .enc text, when no error
+  std::vector<std::string> Errors;   ///< "config.json: key 'x' ..."
+  std::vector<std::string> Warnings; ///< keys not known to be harmless
+};
+
+/// The sentence-transformers modules after the Transformer (modules.json).
+struct SentenceTransformersModules {
+  std::optional<std::string> Pooling; ///< "cls" or "mean"
+  std::string PoolingSource;          ///< the comment beside it
+  bool Normalize = false;             ///< a Normalize module
+};
+
+/// Imports `Path` (a directory holding config.json, or a config.json file).
+/// `Name` is the encoder name; empty derives one from the directory.
+HFImportResult importHuggingFace(const std::string &Path,
+                                 const std::string &Name);
+
+/// Imports one parsed config.json as encoder `Name`; `ConfigName` is how
+/// messages and the header comment name it. `Modules`, when given, adds the
+/// pooling and normalization of a sentence-transformers directory.
+HFImportResult
+importConfig(const llvm::json::Object &Config, const std::string &ConfigName,
+             const std::string &Name,
+             const SentenceTransformersModules *Modules = nullptr);
+
+/// A C identifier from a model name ("all-MiniLM-L6-v2" -> all_minilm_l6_v2).
+std::string encoderNameFor(const std::string &ModelName);
+
+} // namespace enc
+
+#endif // ENC_HFIMPORT_HFIMPORT_H
