@@ -27,7 +27,7 @@ struct Candidate {
   std::string family;
 };
 
-// From checkpoint_layouts.def: each layout's name for block 0's query,
+// From families.def: each layout's name for block 0's query,
 // first under the layout's prefix (which tells apart families that share
 // their encoder's names, as `bert.` and `roberta.` do), then bare, where
 // families that share the name are named together ("BERT or RoBERTa").

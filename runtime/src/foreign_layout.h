@@ -15,7 +15,7 @@ struct ForeignLayout {
 };
 
 // The Hugging Face layout the file's names follow, by each layout's name
-// for block N's query in checkpoint_layouts.def (BERT and RoBERTa
+// for block N's query in families.def (BERT and RoBERTa
 // `encoder.layer.N.attention.self.query.weight`, DistilBERT
 // `transformer.layer.N.attention.q_lin.weight`, T5
 // `encoder.block.N.layer.0.SelfAttention.q.weight`, ModernBERT

@@ -180,7 +180,7 @@ struct PackScratch {
 
 // Where each part of a descriptor is in the file. With enc the part is the
 // tensor names[p] itself; in a checkpoint layout names[p] is a canonical
-// name, found through the layout's table (checkpoint_layouts.def) under its
+// name, found through the layout's table (families.def) under its
 // prefix and alternates, possibly as a row slice of a fused tensor.
 struct PartRef {
   std::string tensor;           // the file's name (as the header lists it if
