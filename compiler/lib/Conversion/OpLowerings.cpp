@@ -1,8 +1,9 @@
 //===- OpLowerings.cpp - One kernel call per enc op -----------------------===//
 //
 // Each op of a planned encoder becomes one call into the runtime on views of
-// the arena, the loaded slots and the constant tables; a failing call
-// returns its status from NAME_forward. Enum operands go through the exhaustive maps of
+// the arena, the loaded slots and the constant tables, through its own
+// definition of RuntimeLowerable::lowerToRuntime (EncLowering.td says which
+// ops have one); a failing call returns its status from NAME_forward. Enum operands go through the exhaustive maps of
 // enc/ABI/RuntimeEnums.h.
 //
 //===----------------------------------------------------------------------===//
@@ -11,7 +12,6 @@
 
 #include "enc/ABI/RuntimeEnums.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace enc;
@@ -45,7 +45,12 @@ std::pair<Value, int64_t> positionRows(EncoderLowering &E, Value Table,
   return {Ptr, rows(Table) - Offset};
 }
 
-LogicalResult lower(EncoderLowering &E, EmbedTokensOp Op) {
+} // namespace
+
+// One definition per op of RuntimeLowerable (EncLowering.td).
+
+LogicalResult EmbedTokensOp::lowerToRuntime(EncoderLowering &E) {
+  EmbedTokensOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -64,7 +69,8 @@ LogicalResult lower(EncoderLowering &E, EmbedTokensOp Op) {
   return success();
 }
 
-LogicalResult lower(EncoderLowering &E, AddPositionsOp Op) {
+LogicalResult AddPositionsOp::lowerToRuntime(EncoderLowering &E) {
+  AddPositionsOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -79,7 +85,8 @@ LogicalResult lower(EncoderLowering &E, AddPositionsOp Op) {
   return success();
 }
 
-LogicalResult lower(EncoderLowering &E, LinearOp Op) {
+LogicalResult LinearOp::lowerToRuntime(EncoderLowering &E) {
+  LinearOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -96,7 +103,8 @@ LogicalResult lower(EncoderLowering &E, LinearOp Op) {
 
 /// One GEMM for both projections of a gated FFN; the bias slot is [bg; bu],
 /// so the up bias starts n floats in.
-LogicalResult lower(EncoderLowering &E, GatedLinearOp Op) {
+LogicalResult GatedLinearOp::lowerToRuntime(EncoderLowering &E) {
+  GatedLinearOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -113,7 +121,8 @@ LogicalResult lower(EncoderLowering &E, GatedLinearOp Op) {
   return success();
 }
 
-LogicalResult lower(EncoderLowering &E, ActivationOp Op) {
+LogicalResult ActivationOp::lowerToRuntime(EncoderLowering &E) {
+  ActivationOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -125,6 +134,8 @@ LogicalResult lower(EncoderLowering &E, ActivationOp Op) {
                 L);
   return success();
 }
+
+namespace {
 
 /// enc.add and enc.mul: y = lhs (op) rhs over the valid rows, one runtime
 /// call with the same signature (enc_add_rows, enc_mul_rows).
@@ -142,15 +153,20 @@ LogicalResult lowerBinary(EncoderLowering &E, BinaryOp Op,
   return success();
 }
 
-LogicalResult lower(EncoderLowering &E, AddOp Op) {
+} // namespace
+
+LogicalResult AddOp::lowerToRuntime(EncoderLowering &E) {
+  AddOp Op = *this;
   return lowerBinary(E, Op, ENC_RUNTIME_CALLEE(enc_add_rows));
 }
 
-LogicalResult lower(EncoderLowering &E, MulOp Op) {
+LogicalResult MulOp::lowerToRuntime(EncoderLowering &E) {
+  MulOp Op = *this;
   return lowerBinary(E, Op, ENC_RUNTIME_CALLEE(enc_mul_rows));
 }
 
-LogicalResult lower(EncoderLowering &E, NormOp Op) {
+LogicalResult NormOp::lowerToRuntime(EncoderLowering &E) {
+  NormOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -166,7 +182,8 @@ LogicalResult lower(EncoderLowering &E, NormOp Op) {
 }
 
 /// A view of the input's columns: a pointer offset, never a copy.
-LogicalResult lower(EncoderLowering &E, SliceColumnsOp Op) {
+LogicalResult SliceColumnsOp::lowerToRuntime(EncoderLowering &E) {
+  SliceColumnsOp Op = *this;
   View X = E.view(Op.getInput());
   E.Views[Op.getResult()] = {
       E.B.offset(X.Ptr, E.B.i64(Op.getOffset(), Op.getLoc()), Op.getLoc()),
@@ -174,7 +191,8 @@ LogicalResult lower(EncoderLowering &E, SliceColumnsOp Op) {
   return success();
 }
 
-LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
+LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
+  AttentionOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View Y = E.resultView(Op);
@@ -243,7 +261,8 @@ LogicalResult lower(EncoderLowering &E, AttentionOp Op) {
 }
 
 /// The encoder's output, from the packed arena into the caller's `out`.
-LogicalResult lower(EncoderLowering &E, PoolOp Op) {
+LogicalResult PoolOp::lowerToRuntime(EncoderLowering &E) {
+  PoolOp Op = *this;
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View X = E.view(Op.getInput());
@@ -258,6 +277,7 @@ LogicalResult lower(EncoderLowering &E, PoolOp Op) {
   return success();
 }
 
+namespace {
 LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
   if (Op.getNumOperands() != 1 || !Op.getOperand(0).getDefiningOp<PoolOp>())
     return Op.emitError("an encoder must return the result of enc.pool");
@@ -265,12 +285,12 @@ LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
   return success();
 }
 
-/// What a lowerable op must have been given before lowering.
+/// What an op must have been given before lowering (EncLowering.td).
 LogicalResult checkPrepared(Operation &Op) {
-  if (isa<PositionalTableOp>(Op))
+  if (Op.hasTrait<enc::OpTrait::FoldedBeforeLowering>())
     return Op.emitError("positional table not folded: run "
                         "enc-fold-positional first");
-  if (!isa<func::ReturnOp, SliceColumnsOp, PoolOp>(Op) && !getRowOffset(&Op))
+  if (Op.hasTrait<enc::OpTrait::WritesArena>() && !getRowOffset(&Op))
     return Op.emitError("not planned: run enc-plan-buffers first");
   return success();
 }
@@ -279,19 +299,17 @@ LogicalResult checkPrepared(Operation &Op) {
 LogicalResult enc::emitForwardBody(EncoderLowering &E) {
   for (Operation &Op : E.Func.getBody().front()) {
     // Weights and constants are views already (ForwardPrologue.cpp).
-    if (isa<WeightOp, ConcatWeightsOp, arith::ConstantOp>(Op))
+    if (Op.hasTrait<enc::OpTrait::LoweredInPrologue>() || isa<arith::ConstantOp>(Op))
       continue;
     if (failed(checkPrepared(Op)))
       return failure();
-    LogicalResult Lowered =
-        llvm::TypeSwitch<Operation *, LogicalResult>(&Op)
-            .Case<EmbedTokensOp, AddPositionsOp, LinearOp, GatedLinearOp,
-                  ActivationOp, AddOp, MulOp, NormOp, SliceColumnsOp,
-                  AttentionOp, PoolOp, func::ReturnOp>(
-                [&](auto Op) { return lower(E, Op); })
-            .Default([](Operation *Op) {
-              return Op->emitError("cannot lower this op to runtime calls");
-            });
+    LogicalResult Lowered = failure();
+    if (auto Lowerable = dyn_cast<RuntimeLowerable>(Op))
+      Lowered = Lowerable.lowerToRuntime(E);
+    else if (auto Return = dyn_cast<func::ReturnOp>(Op))
+      Lowered = lower(E, Return);
+    else
+      return Op.emitError("cannot lower this op to runtime calls");
     if (failed(Lowered))
       return failure();
   }

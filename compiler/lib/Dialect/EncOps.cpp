@@ -109,6 +109,8 @@ static void printTableKind(OpAsmPrinter &P, Operation *, TableKindAttr A) {
   P << stringifyTableKind(A.getValue());
 }
 
+#include "enc/Dialect/EncLowering.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "enc/Dialect/EncOps.cpp.inc"
 

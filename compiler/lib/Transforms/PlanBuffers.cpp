@@ -39,10 +39,10 @@ constexpr int64_t RowAlign = 16;
 
 int64_t alignUp(int64_t V) { return (V + RowAlign - 1) / RowAlign * RowAlign; }
 
-/// Ops whose result is a fresh activation written into the arena.
+/// Ops whose result is a fresh activation written into the arena
+/// (Enc_WritesArena, EncLowering.td).
 bool writesArena(Operation *Op) {
-  return isa<EmbedTokensOp, AddPositionsOp, LinearOp, GatedLinearOp,
-             ActivationOp, AddOp, MulOp, NormOp, AttentionOp>(Op);
+  return Op->hasTrait<enc::OpTrait::WritesArena>();
 }
 
 /// The `embeddings` argument when an op that cannot read the padded layout

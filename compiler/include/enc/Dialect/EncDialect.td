@@ -9,6 +9,7 @@
 #define ENC_DIALECT
 
 include "mlir/IR/OpBase.td"
+include "enc/Dialect/EncLowering.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/EnumAttr.td"
 include "enc/Dialect/EncChoices.td"
@@ -59,8 +60,9 @@ def Enc_Dialect : Dialect {
   let hasRegionArgAttrVerify = 1;
 }
 
+// Every op says how it lowers (EncLowering.td); Enc_HasLowering checks it.
 class Enc_Op<string mnemonic, list<Trait> traits = []> :
-    Op<Enc_Dialect, mnemonic, traits>;
+    Op<Enc_Dialect, mnemonic, !listconcat(traits, [Enc_HasLowering])>;
 
 //===----------------------------------------------------------------------===//
 // Enums

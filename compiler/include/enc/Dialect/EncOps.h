@@ -3,6 +3,7 @@
 #define ENC_DIALECT_ENCOPS_H
 
 #include "enc/Dialect/EncDialect.h"
+#include "enc/Dialect/EncLowering.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"

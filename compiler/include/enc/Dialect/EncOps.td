@@ -3,6 +3,7 @@
 #define ENC_OPS
 
 include "enc/Dialect/EncDialect.td"
+include "enc/Dialect/EncLowering.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/IR/OpBase.td"
@@ -12,7 +13,7 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 def Enc_F32Tensor : RankedTensorOf<[F32]>;
 def Enc_I32Tensor : RankedTensorOf<[I32]>;
 
-def Enc_WeightOp : Enc_Op<"weight", [Pure]> {
+def Enc_WeightOp : Enc_Op<"weight", [Enc_LoweredInPrologue, Pure]> {
   let summary = "a tensor of the weights file, resolved when the model loads";
   let description = [{
     Names a tensor of the safetensors file by its canonical name
@@ -36,7 +37,7 @@ def Enc_WeightOp : Enc_Op<"weight", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_ConcatWeightsOp : Enc_Op<"concat_weights", [Pure]> {
+def Enc_ConcatWeightsOp : Enc_Op<"concat_weights", [Enc_LoweredInPrologue, Pure]> {
   let summary = "weights stacked along their first dimension, at load time";
   let description = [{
     The row-concatenation of weights, made once when the model loads; the
@@ -56,7 +57,7 @@ def Enc_ConcatWeightsOp : Enc_Op<"concat_weights", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_PositionalTableOp : Enc_Op<"positional_table", [Pure]> {
+def Enc_PositionalTableOp : Enc_Op<"positional_table", [Enc_FoldedBeforeLowering, Pure]> {
   let summary = "a positional table computed at compile time";
   let description = [{
     A table that depends only on compile-time settings: the sinusoidal table
@@ -82,7 +83,8 @@ def Enc_PositionalTableOp : Enc_Op<"positional_table", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_EmbedTokensOp : Enc_Op<"embed_tokens", [Pure, AttrSizedOperandSegments]> {
+def Enc_EmbedTokensOp : Enc_Op<"embed_tokens",
+    !listconcat(Enc_WritesArena, [Pure, AttrSizedOperandSegments])> {
   let summary = "token (and segment) embedding gather";
   let description = [{
     `x[b, i] = scale * table[ids[b, i]] + type_table[types[b, i]]
@@ -111,7 +113,8 @@ def Enc_EmbedTokensOp : Enc_Op<"embed_tokens", [Pure, AttrSizedOperandSegments]>
   let hasVerifier = 1;
 }
 
-def Enc_AddPositionsOp : Enc_Op<"add_positions", [Pure]> {
+def Enc_AddPositionsOp : Enc_Op<"add_positions",
+    !listconcat(Enc_WritesArena, [Pure])> {
   let summary = "adds a row of a positional table to each position";
   let description = [{
     `y[b, i] = x[b, i] + table[i + position_offset]` for the sinusoidal or
@@ -133,7 +136,8 @@ def Enc_AddPositionsOp : Enc_Op<"add_positions", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_LinearOp : Enc_Op<"linear", [Pure, AttrSizedOperandSegments]> {
+def Enc_LinearOp : Enc_Op<"linear",
+    !listconcat(Enc_WritesArena, [Pure, AttrSizedOperandSegments])> {
   let summary = "y = act(x W^T + bias) + residual";
   let description = [{
     A linear layer in PyTorch's layout (W is [out_features, in_features]),
@@ -161,7 +165,8 @@ def Enc_LinearOp : Enc_Op<"linear", [Pure, AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
-def Enc_ActivationOp : Enc_Op<"activation", [Pure, SameOperandsAndResultType]> {
+def Enc_ActivationOp : Enc_Op<"activation",
+    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType])> {
   let summary = "an elementwise activation";
   let description = [{
     Example:
@@ -175,7 +180,8 @@ def Enc_ActivationOp : Enc_Op<"activation", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Enc_AddOp : Enc_Op<"add", [Pure, SameOperandsAndResultType, Commutative]> {
+def Enc_AddOp : Enc_Op<"add",
+    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType, Commutative])> {
   let summary = "elementwise sum: the residual connection";
   let description = [{
     Example:
@@ -189,7 +195,8 @@ def Enc_AddOp : Enc_Op<"add", [Pure, SameOperandsAndResultType, Commutative]> {
   let hasVerifier = 1;
 }
 
-def Enc_MulOp : Enc_Op<"mul", [Pure, SameOperandsAndResultType, Commutative]> {
+def Enc_MulOp : Enc_Op<"mul",
+    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType, Commutative])> {
   let summary = "elementwise product: the gate of a gated feed-forward layer";
   let description = [{
     `y = lhs * rhs`. A gated FFN multiplies its activated gate projection by
@@ -207,7 +214,8 @@ def Enc_MulOp : Enc_Op<"mul", [Pure, SameOperandsAndResultType, Commutative]> {
   let hasVerifier = 1;
 }
 
-def Enc_GatedLinearOp : Enc_Op<"gated_linear", [Pure]> {
+def Enc_GatedLinearOp : Enc_Op<"gated_linear",
+    !listconcat(Enc_WritesArena, [Pure])> {
   let summary = "y = act(x Wg^T + bg) * (x Wu^T + bu): a gated FFN as one GEMM";
   let description = [{
     The gate and up projections of a gated feed-forward layer and their
@@ -238,7 +246,8 @@ def Enc_GatedLinearOp : Enc_Op<"gated_linear", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_NormOp : Enc_Op<"norm", [Pure]> {
+def Enc_NormOp : Enc_Op<"norm",
+    !listconcat(Enc_WritesArena, [Pure])> {
   let summary = "LayerNorm or RMSNorm over the last dimension";
   let description = [{
     LayerNorm: `(v - mean) / sqrt(var + eps) * gamma + beta` with the biased
@@ -262,7 +271,8 @@ def Enc_NormOp : Enc_Op<"norm", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_SliceColumnsOp : Enc_Op<"slice_columns", [Pure]> {
+def Enc_SliceColumnsOp : Enc_Op<"slice_columns",
+    !listconcat(Enc_ViewsArena, [Pure])> {
   let summary = "a range of the last dimension, as a view";
   let description = [{
     Columns [offset, offset + size) of every row; lowering makes it a pointer
@@ -281,7 +291,8 @@ def Enc_SliceColumnsOp : Enc_Op<"slice_columns", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_AttentionOp : Enc_Op<"attention", [Pure]> {
+def Enc_AttentionOp : Enc_Op<"attention",
+    !listconcat(Enc_WritesArena, [Pure])> {
   let summary = "multi-head scaled dot-product attention with its positional variant";
   let description = [{
     Per sequence b and head h (d_k = width / heads; the width need not be
@@ -320,7 +331,8 @@ def Enc_AttentionOp : Enc_Op<"attention", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Enc_PoolOp : Enc_Op<"pool", [Pure]> {
+def Enc_PoolOp : Enc_Op<"pool",
+    !listconcat(Enc_ViewsArena, [Pure])> {
   let summary = "the encoder's output: every valid row, row 0, or their mean";
   let description = [{
     `none` keeps [batch, seq, d] with rows i >= lengths[b] set to 0; `cls`

@@ -1,0 +1,52 @@
+//===- EncLowering.td - How each enc op reaches runtime calls -*- tablegen -*-===//
+//
+// Every enc op says how enc-lower-to-runtime treats it, by one of:
+//
+//   Enc_WritesArena        a kernel call writing a fresh activation: the
+//                          op gets a buffer of the arena (enc-plan-buffers)
+//                          and lowers through RuntimeLowerable
+//   Enc_ViewsArena         a view of another op's buffer or the output
+//                          (slice_columns, pool), through RuntimeLowerable
+//   Enc_LoweredInPrologue  a weight or constant: a view made before the first
+//                          op (ForwardPrologue.cpp)
+//   Enc_FoldedBeforeLowering  must be gone (enc-fold-positional) by then
+//
+// An op with none of them fails to compile (Enc_HasLowering's static_assert),
+// and one that claims RuntimeLowerable without defining lowerToRuntime does
+// not link: a new op cannot be skipped silently.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ENC_LOWERING_TD
+#define ENC_LOWERING_TD
+
+include "mlir/IR/OpBase.td"
+
+def Enc_RuntimeLowerable : OpInterface<"RuntimeLowerable"> {
+  let description = [{
+    An op that enc-lower-to-runtime turns into code of NAME_forward: its
+    kernel call on views of the arena, the slots and the tables
+    (compiler/lib/Conversion/OpLowerings.cpp, one definition per op).
+  }];
+  let cppNamespace = "::enc";
+  let methods = [
+    InterfaceMethod<"Emits this op's part of NAME_forward.",
+      "::mlir::LogicalResult", "lowerToRuntime",
+      (ins "::enc::EncoderLowering &":$lowering)>,
+  ];
+}
+
+class Enc_LoweringTrait<string name> : NativeOpTrait<name> {
+  let cppNamespace = "::enc::OpTrait";
+}
+def Enc_WritesArenaTrait : Enc_LoweringTrait<"WritesArena">;
+def Enc_ViewsArenaTrait : Enc_LoweringTrait<"ViewsArena">;
+def Enc_LoweredInPrologue : Enc_LoweringTrait<"LoweredInPrologue">;
+def Enc_FoldedBeforeLowering : Enc_LoweringTrait<"FoldedBeforeLowering">;
+def Enc_HasLowering : Enc_LoweringTrait<"HasLowering">;
+
+defvar Enc_WritesArena = [Enc_WritesArenaTrait,
+                          DeclareOpInterfaceMethods<Enc_RuntimeLowerable>];
+defvar Enc_ViewsArena = [Enc_ViewsArenaTrait,
+                         DeclareOpInterfaceMethods<Enc_RuntimeLowerable>];
+
+#endif // ENC_LOWERING_TD
