@@ -1,0 +1,332 @@
+//===- SemaRules.cpp - What a setting's value must satisfy ------------------===//
+//
+// Ranges from Settings.def; what the table cannot say (d_model divisible by
+// heads, the fp32 limits, a scheme's own rules) in `checkRules` and
+// `checkChoiceRules`, one exhaustive switch each; the settings a
+// checkpoint layout needs from the family table (enc/lang/Families.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "EncoderResolver.h"
+
+#include "enc/lang/Families.h"
+#include "enc/lang/NumberFormat.h"
+
+#include <cmath>
+
+using namespace enc;
+using namespace enc::sema;
+namespace x3 = boost::spirit::x3;
+
+void EncoderResolver::ruleError(SettingId Id, const llvm::Twine &Message) {
+  EntryStack.push_back(entry(Id));
+  error(rangeOfKey(Id), Message);
+  EntryStack.pop_back();
+}
+
+bool EncoderResolver::checkRange(const SettingInfo &Info) {
+  SettingId Id = idOf(Info);
+  const RangeSpec &Range = Info.Range;
+  switch (Range.How) {
+  case RangeSpec::Any:
+    return true;
+  case RangeSpec::Positive:
+    if (std::optional<double> V = floatOf(Id); V && !(*V > 0)) {
+      ruleError(Id, llvm::Twine(Info.Name) + " (" + formatFloat(*V) +
+                        ") must be greater than 0");
+      return false;
+    }
+    return true;
+  case RangeSpec::IntRange:
+    break;
+  }
+  std::optional<int64_t> V = intOf(Id);
+  if (!V || Range.contains(*V))
+    return true;
+  const int64_t Lo = Range.Lo, Hi = Range.Hi;
+  const bool NoUpperBound = Hi == MaxInt32Setting || Hi == INT64_MAX;
+  if (*V < Lo && Lo == 1 && NoUpperBound)
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") must be at least 1");
+  else if (*V < Lo && Lo == 0)
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") must not be negative");
+  else if (*V > Hi && Hi == MaxInt32Setting)
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") is too large: the runtime takes at most " +
+                      str(MaxInt32Setting));
+  else
+    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
+                      ") must be between " + str(Lo) + " and " + str(Hi));
+  return false;
+}
+
+std::optional<unsigned> EncoderResolver::choiceValue(SettingId Id) const {
+  const std::optional<Choice> &C = Choices[indexOf(Id)];
+  if (!ChoiceDone[indexOf(Id)] || !C)
+    return std::nullopt;
+  return C->Value;
+}
+
+std::optional<int64_t> EncoderResolver::localBlocks() const {
+  auto Window = intOf(SettingId::window), Every = intOf(SettingId::global_every),
+       Blocks = intOf(SettingId::blocks);
+  if (!Window || !Every || !Blocks || *Window < 0 || *Every < 0 ||
+      *Blocks < 1 || *Blocks > 1024)
+    return std::nullopt;
+  if (*Window == 0)
+    return 0;
+  int64_t Global = *Every > 0 ? (*Blocks + *Every - 1) / *Every : 0;
+  return *Blocks - Global;
+}
+
+void EncoderResolver::noteSetting(SettingId Id) {
+  if (entry(Id))
+    note(rangeOfKey(Id), llvm::Twine(settingInfo(Id).Name) + " is set here");
+}
+
+void EncoderResolver::checkRules(SettingId Id, bool InRange) {
+  switch (Id) {
+  case SettingId::heads:
+    // With head_dim written, each head has its own width and heads need not
+    // divide d_model (T5's d_kv).
+    if (auto H = intOf(Id), D = intOf(SettingId::d_model);
+        InRange && H && D && RangeOk[indexOf(SettingId::d_model)] &&
+        !entry(SettingId::head_dim) && *D % *H != 0) {
+      ruleError(Id, "d_model (" + str(*D) + ") is not divisible by heads (" +
+                        str(*H) + ")");
+      noteSetting(SettingId::d_model);
+      note(rangeOfKey(Id), "heads of another width need head_dim (T5's "
+                           "d_kv), which then need not divide d_model");
+    }
+    return;
+  case SettingId::head_dim:
+    if (auto HD = intOf(Id), H = intOf(SettingId::heads);
+        InRange && HD && H && RangeOk[indexOf(SettingId::heads)] &&
+        *H > MaxAttentionWidth / *HD) {
+      ruleError(Id, "heads (" + str(*H) + ") * head_dim (" + str(*HD) +
+                        ") is too wide: the attention takes at most " +
+                        str(MaxAttentionWidth) + " columns");
+      noteSetting(SettingId::heads);
+    }
+    return;
+  case SettingId::attention_scale:
+    if (auto Scale = floatOf(Id);
+        InRange && Scale &&
+        (!(static_cast<float>(*Scale) > 0) ||
+         std::isinf(static_cast<float>(*Scale))))
+      ruleError(Id, "attention_scale (" + formatFloat(*Scale) +
+                        ") is not a positive finite fp32 number, the "
+                        "precision the model runs in");
+    return;
+  case SettingId::position_offset:
+    if (auto O = intOf(Id); InRange && O && *O > 0) {
+      std::optional<unsigned> P = choiceValue(SettingId::positional);
+      if (P && static_cast<PositionalKind>(*P) != PositionalKind::Learned) {
+        ruleError(Id, "position_offset (" + str(*O) +
+                          ") has no effect: positions are not learned "
+                          "(positional is " +
+                          toString(static_cast<PositionalKind>(*P)).str() + ")");
+        noteSetting(SettingId::positional);
+      } else if (auto M = intOf(SettingId::max_len);
+                 P && M && RangeOk[indexOf(SettingId::max_len)] &&
+                 *M > MaxInt32Setting - *O) {
+        ruleError(Id, "max_len (" + str(*M) + ") + position_offset (" +
+                          str(*O) + ") rows of embed.positions is more than "
+                          "the runtime takes (" +
+                          str(MaxInt32Setting) + ")");
+      }
+    }
+    return;
+  case SettingId::window:
+    if (auto W = intOf(Id); InRange && W && *W > 0) {
+      std::optional<int64_t> Local = localBlocks();
+      auto Every = intOf(SettingId::global_every);
+      if (Local && *Local == 0 && Every) {
+        ruleError(Id, "window (" + str(*W) +
+                          ") has no effect: every block is global (with "
+                          "global_every " + str(*Every) + ", block n is "
+                          "global when n % " + str(*Every) + " == 0, and "
+                          "blocks is " + str(*intOf(SettingId::blocks)) +
+                          ")");
+        noteSetting(SettingId::global_every);
+      } else if (auto M = intOf(SettingId::max_len);
+                 M && RangeOk[indexOf(SettingId::max_len)] && entry(Id) &&
+                 *W / 2 >= *M - 1) {
+        Diags.warning(rangeOfKey(Id),
+                      "window (" + str(*W) + ") has no effect at max_len " +
+                          str(*M) + ": every key is within window / 2 (" +
+                          str(*W / 2) + ") of every query");
+      }
+    }
+    return;
+  case SettingId::global_every:
+    if (auto E = intOf(Id), W = intOf(SettingId::window);
+        InRange && E && W && *E > 0 && *W == 0) {
+      ruleError(Id, "global_every (" + str(*E) +
+                        ") has no effect without a window: with window 0 "
+                        "every block is global");
+    }
+    return;
+  case SettingId::norm_bias:
+    if (auto NB = Values[indexOf(Id)]; NB.St == State::Done && !NB.Value.B)
+      if (std::optional<unsigned> K = choiceValue(SettingId::norm_type);
+          K && static_cast<NormType>(*K) == NormType::RMSNorm) {
+        ruleError(Id, "norm_bias = false has no effect: rmsnorm has no bias");
+        noteSetting(SettingId::norm_type);
+      }
+    return;
+  case SettingId::first_attn_norm:
+    if (auto F = Values[indexOf(Id)]; F.St == State::Done && !F.Value.B)
+      if (std::optional<unsigned> N = choiceValue(SettingId::norm);
+          N && static_cast<NormLayout>(*N) == NormLayout::Post) {
+        ruleError(Id, "first_attn_norm = false needs norm = pre: with norm "
+                      "= post, block 0's first norm follows its attention");
+        noteSetting(SettingId::norm);
+      }
+    return;
+  case SettingId::type_vocab:
+    if (auto TV = intOf(Id), V = intOf(SettingId::vocab);
+        TV && V && *TV > 0 && *V == 0)
+      ruleError(Id, "type_vocab (" + str(*TV) +
+                        ") needs token ids, but vocab is 0 (the input is "
+                        "float embeddings)");
+    return;
+  case SettingId::eps:
+    if (auto Eps = floatOf(Id);
+        InRange && Eps &&
+        (!(static_cast<float>(*Eps) > 0) ||
+         std::isinf(static_cast<float>(*Eps))))
+      ruleError(Id, "eps (" + formatFloat(*Eps) +
+                        ") is not a positive finite fp32 number, the "
+                        "precision the model runs in");
+    return;
+  case SettingId::embed_scale:
+    if (auto Scale = floatOf(Id)) {
+      if (std::isinf(static_cast<float>(*Scale)))
+        ruleError(Id, "embed_scale (" + formatFloat(*Scale) +
+                          ") overflows fp32, the precision the model runs in");
+      else if (*Scale != 1.0 &&
+               intOf(SettingId::vocab) == std::optional<int64_t>(0) &&
+               entry(Id))
+        Diags.warning(rangeOfKey(Id),
+                      "embed_scale has no effect when vocab is 0: the input "
+                      "is embeddings, which are not scaled");
+    }
+    return;
+  case SettingId::d_model:
+  case SettingId::d_ff:
+  case SettingId::blocks:
+  case SettingId::max_len:
+  case SettingId::vocab:
+  case SettingId::positional:
+  case SettingId::norm:
+  case SettingId::norm_type:
+  case SettingId::activation:
+  case SettingId::bias:
+  case SettingId::embed_norm:
+  case SettingId::final_norm:
+  case SettingId::pooling:
+  case SettingId::ffn:
+  case SettingId::normalize:
+  case SettingId::checkpoint:
+  case SettingId::precision:
+    return;
+  }
+}
+
+void EncoderResolver::layoutNeeds(CheckpointLayout Layout, SettingId Other,
+                                  const std::string &Needs,
+                                  const std::string &Is) {
+  error(rangeOfKey(SettingId::checkpoint),
+        "checkpoint = " + toString(Layout).str() + " needs " + Needs +
+            " (its family's tensors), but " + Is);
+  noteSetting(Other);
+}
+
+void EncoderResolver::checkCheckpoint(CheckpointLayout Layout) {
+  // The family table's rows (families.def), in its order.
+  for (const FamilyNeed &N : familyNeeds()) {
+    if (N.Layout != Layout)
+      continue;
+    const SettingInfo &Info = settingInfo(N.Key);
+    std::string Key = Info.Name;
+    switch (N.What) {
+    case FamilyNeed::Choice: {
+      std::optional<unsigned> V = choiceValue(N.Key);
+      if (V && *V != N.Value)
+        layoutNeeds(Layout, N.Key, Key + " = " + Info.Choices->Spellings[N.Value],
+                    Key + " is " + Info.Choices->Spellings[*V]);
+      break;
+    }
+    case FamilyNeed::Bool: {
+      const KeyState &V = Values[indexOf(N.Key)];
+      const char *Spelled[] = {"false", "true"};
+      if (V.St == State::Done && V.Value.B != (N.Value != 0))
+        layoutNeeds(Layout, N.Key, Key + " = " + Spelled[N.Value != 0],
+                    Key + " is " + Spelled[N.Value == 0]);
+      break;
+    }
+    case FamilyNeed::Zero:
+      if (auto V = intOf(N.Key); V && *V != 0)
+        layoutNeeds(Layout, N.Key, Key + " = 0", Key + " is " + str(*V));
+      break;
+    case FamilyNeed::Positive:
+      if (auto V = intOf(N.Key); V && *V <= 0)
+        layoutNeeds(Layout, N.Key, Key + " > 0", Key + " is " + str(*V));
+      break;
+    }
+  }
+}
+
+void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
+                                       const ModelSpec &Spec) {
+  if (Id == SettingId::checkpoint) {
+    checkCheckpoint(static_cast<CheckpointLayout>(C.Value));
+    return;
+  }
+  if (Id != SettingId::positional)
+    return;
+  SourceRange R = rangeOfKey(Id);
+  switch (static_cast<PositionalKind>(C.Value)) {
+  case PositionalKind::Rope:
+    if (std::optional<unsigned> L = choiceValue(SettingId::checkpoint);
+        L && static_cast<CheckpointLayout>(*L) == CheckpointLayout::ModernBert &&
+        Spec.Rope == RopeStyle::Interleaved)
+      error(R, "checkpoint = modernbert needs rope style = halves (its "
+               "family's rotation), but style is interleaved");
+    if (auto HD = intOf(SettingId::head_dim); HD && *HD % 2 != 0) {
+      if (entry(SettingId::head_dim))
+        error(R, "rope needs an even d_k, but head_dim is " + str(*HD));
+      else
+        error(R, "rope needs an even d_k, but d_model (" +
+                     str(*intOf(SettingId::d_model)) + ") / heads (" +
+                     str(*intOf(SettingId::heads)) + ") = " + str(*HD));
+    } else if (Spec.RopeLocalBase != Spec.RopeBase &&
+               localBlocks() == std::optional<int64_t>(0)) {
+      error(R, "rope local_base (" + formatFloat(Spec.RopeLocalBase) +
+                   ") has no effect without local blocks (window is " +
+                   str(*intOf(SettingId::window)) + ")");
+    }
+    return;
+  case PositionalKind::Relative:
+    if (Spec.RelBuckets < 2 || Spec.RelBuckets % 2 != 0)
+      error(R, "relative buckets (" + str(Spec.RelBuckets) +
+                   ") must be even and at least 2");
+    else if (Spec.RelBuckets > MaxInt32Setting)
+      error(R, "relative buckets (" + str(Spec.RelBuckets) + ") is too large");
+    else if (Spec.RelMaxDistance > MaxInt32Setting)
+      error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
+                   ") is too large");
+    else if (Spec.RelMaxDistance <= Spec.RelBuckets / 2)
+      error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
+                   ") must be greater than buckets / 2 (" +
+                   str(Spec.RelBuckets / 2) + ")");
+    return;
+  case PositionalKind::None:
+  case PositionalKind::Sinusoidal:
+  case PositionalKind::Learned:
+  case PositionalKind::Alibi:
+    return;
+  }
+}
