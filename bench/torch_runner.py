@@ -32,6 +32,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 from enc_dev import reference  # noqa: E402
+from enc_dev.torch_export import LAYER_NAMES  # noqa: E402
 from enc_dev import safetensors_io  # noqa: E402
 
 
@@ -219,15 +220,8 @@ def load_weights(module, path):
         p, q = "blocks.%d." % i, "encoder.layers.%d." % i
         sd[q + "self_attn.in_proj_weight"] = torch.cat([t[p + "attn.%s.weight" % m] for m in "qkv"])
         sd[q + "self_attn.in_proj_bias"] = torch.cat([t[p + "attn.%s.bias" % m] for m in "qkv"])
-        sd[q + "self_attn.out_proj.weight"] = t[p + "attn.o.weight"]
-        sd[q + "self_attn.out_proj.bias"] = t[p + "attn.o.bias"]
-        sd[q + "linear1.weight"] = t[p + "ffn.up.weight"]
-        sd[q + "linear1.bias"] = t[p + "ffn.up.bias"]
-        sd[q + "linear2.weight"] = t[p + "ffn.down.weight"]
-        sd[q + "linear2.bias"] = t[p + "ffn.down.bias"]
-        for n in ("norm1", "norm2"):
-            sd[q + n + ".weight"] = t[p + n + ".weight"]
-            sd[q + n + ".bias"] = t[p + n + ".bias"]
+        for enc_name, torch_name in LAYER_NAMES:
+            sd[q + torch_name] = t[p + enc_name]
     if module.spec["final_norm"]:
         sd["encoder.norm.weight"] = t["final_norm.weight"]
         sd["encoder.norm.bias"] = t["final_norm.bias"]

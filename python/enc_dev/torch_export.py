@@ -55,6 +55,17 @@ def spec_for_torch(d_model, heads, d_ff, blocks, norm_first, activation, eps=1e-
         "pooling": pooling})
 
 
+# A block's weights (after `blocks.N.`) and torch.nn.TransformerEncoderLayer's
+# names for them (after `layers.N.`), Q, K and V aside: torch stacks them in
+# self_attn.in_proj_weight / in_proj_bias.
+LAYER_NAMES = [("attn.o.weight", "self_attn.out_proj.weight"),
+               ("attn.o.bias", "self_attn.out_proj.bias"),
+               ("ffn.up.weight", "linear1.weight"), ("ffn.up.bias", "linear1.bias"),
+               ("ffn.down.weight", "linear2.weight"), ("ffn.down.bias", "linear2.bias"),
+               ("norm1.weight", "norm1.weight"), ("norm1.bias", "norm1.bias"),
+               ("norm2.weight", "norm2.weight"), ("norm2.bias", "norm2.bias")]
+
+
 def export_weights(enc):
     """TransformerEncoder -> {spec weight name: float64 numpy array}."""
     w = {}
@@ -68,15 +79,8 @@ def export_weights(enc):
         for j, m in enumerate("qkv"):
             w[p + "attn.%s.weight" % m] = ipw[j * d:(j + 1) * d]
             w[p + "attn.%s.bias" % m] = ipb[j * d:(j + 1) * d]
-        w[p + "attn.o.weight"] = sd[t + "self_attn.out_proj.weight"]
-        w[p + "attn.o.bias"] = sd[t + "self_attn.out_proj.bias"]
-        w[p + "ffn.up.weight"] = sd[t + "linear1.weight"]
-        w[p + "ffn.up.bias"] = sd[t + "linear1.bias"]
-        w[p + "ffn.down.weight"] = sd[t + "linear2.weight"]
-        w[p + "ffn.down.bias"] = sd[t + "linear2.bias"]
-        for k in ("norm1", "norm2"):
-            w[p + k + ".weight"] = sd[t + k + ".weight"]
-            w[p + k + ".bias"] = sd[t + k + ".bias"]
+        for enc_name, torch_name in LAYER_NAMES:
+            w[p + enc_name] = sd[t + torch_name]
     if "norm.weight" in sd:
         w["final_norm.weight"] = sd["norm.weight"]
         w["final_norm.bias"] = sd["norm.bias"]

@@ -393,17 +393,25 @@ bool SafeTensors::RowBytes(const TensorInfo& t, Rows rows, uint64_t* begin,
   return true;
 }
 
+enc_status SafeTensors::CheckRows(const std::string& name,
+                                  const std::vector<int64_t>& shape, Rows rows,
+                                  const TensorInfo** t, uint64_t* begin,
+                                  uint64_t* end) const {
+  if (enc_status s = Check(name, shape, false, t)) return s;
+  if (!RowBytes(**t, rows, begin, end)) {
+    return Fail(ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
+                path_.c_str(), name.c_str(), (long long)rows.first,
+                (long long)(rows.first + rows.count), (long long)(*t)->shape[0]);
+  }
+  return ENC_OK;
+}
+
 enc_status SafeTensors::GetRows(const std::string& name,
                                 const std::vector<int64_t>& shape, Rows rows,
                                 float* dst) const {
   const TensorInfo* t = nullptr;
-  if (enc_status s = Check(name, shape, false, &t)) return s;
   uint64_t begin = 0, end = 0;
-  if (!RowBytes(*t, rows, &begin, &end)) {
-    return Fail(ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
-                path_.c_str(), name.c_str(), (long long)rows.first,
-                (long long)(rows.first + rows.count), (long long)t->shape[0]);
-  }
+  if (enc_status s = CheckRows(name, shape, rows, &t, &begin, &end)) return s;
   Convert(*t, begin, (end - begin) / static_cast<uint64_t>(t->bits / 8), dst);
   ReleaseBytes(begin, end);
   return ENC_OK;
@@ -414,13 +422,8 @@ enc_status SafeTensors::ViewRows(const std::string& name,
                                  const float** data) const {
   *data = nullptr;
   const TensorInfo* t = nullptr;
-  if (enc_status s = Check(name, shape, false, &t)) return s;
   uint64_t begin = 0, end = 0;
-  if (!RowBytes(*t, rows, &begin, &end)) {
-    return Fail(ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
-                path_.c_str(), name.c_str(), (long long)rows.first,
-                (long long)(rows.first + rows.count), (long long)t->shape[0]);
-  }
+  if (enc_status s = CheckRows(name, shape, rows, &t, &begin, &end)) return s;
   const uint8_t* src = data_ + begin;
   if (t->dtype == "F32" && reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
     *data = reinterpret_cast<const float*>(src);

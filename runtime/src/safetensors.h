@@ -79,6 +79,11 @@ class SafeTensors {
   // [*begin, *end) of the data section; false if they are not in it.
   static bool RowBytes(const TensorInfo& t, Rows rows, uint64_t* begin,
                        uint64_t* end);
+  // Check, then RowBytes: an error names the rows and the tensor's.
+  enc_status CheckRows(const std::string& name,
+                       const std::vector<int64_t>& shape, Rows rows,
+                       const TensorInfo** t, uint64_t* begin,
+                       uint64_t* end) const;
   void Convert(const TensorInfo& t, uint64_t begin, uint64_t count,
                float* dst) const;
   void ReleaseBytes(uint64_t begin, uint64_t end) const;
