@@ -218,11 +218,12 @@ HWY_INLINE V Activation(D d, V v) {
 template <class F>
 HWY_INLINE void WithActivation(int32_t act, const F& f) {
   switch (act) {
-#define ENC_ACTIVATION_DISPATCH(A) \
-  case A:                          \
+    case ENC_ACT_NONE:
+      return f(std::integral_constant<int, ENC_ACT_NONE>());
+#define ENC_ACTIVATION(A, LangName, Spelling, Formula) \
+  case A:                                              \
     return f(std::integral_constant<int, A>());
-    ENC_ACTIVATIONS(ENC_ACTIVATION_DISPATCH)
-#undef ENC_ACTIVATION_DISPATCH
+#include "enc/activations.def"
   }
 }
 

@@ -10,33 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "activation_reference.h"
 #include "for_each_target.h"
 
 namespace {
 
 using enc_test::ForEachTarget;
-
-// docs/numerics.md#blocks, in double. Exhaustive: a new activation fails to
-// compile here (-Wswitch) until the test knows its formula.
-double Reference(enc_activation act, double v) {
-  switch (act) {
-    case ENC_ACT_NONE:
-      return v;
-    case ENC_ACT_RELU:
-      return v > 0 ? v : 0;
-    case ENC_ACT_GELU:
-      return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-    case ENC_ACT_GELU_TANH:
-      return 0.5 * v *
-             (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-    case ENC_ACT_SILU:
-      return v / (1 + std::exp(-v));
-  }
-  return NAN;
-}
-
-constexpr enc_activation kActivations[] = {ENC_ACT_NONE, ENC_ACT_RELU, ENC_ACT_GELU,
-                                           ENC_ACT_GELU_TANH, ENC_ACT_SILU};
+using enc_test::kActivations;
+using enc_test::RefAct;
 
 TEST(Elementwise, EveryActivationMatchesFloat64) {
   std::mt19937 rng(1);
@@ -60,7 +41,7 @@ TEST(Elementwise, EveryActivationMatchesFloat64) {
               ASSERT_EQ(7.0f, got);
               continue;
             }
-            const double want = Reference(act, x[r * ld + i]);
+            const double want = RefAct(x[r * ld + i], act);
             ASSERT_NEAR(got, want, 2e-6 * std::max(1.0, std::abs(want)))
                 << "x = " << x[r * ld + i];
           }

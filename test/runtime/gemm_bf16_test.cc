@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "enc/kernels/gemm.h"
+#include "activation_reference.h"
 #include "enc/kernels/threads.h"
 #include "enc/runtime.h"
 #include "kernels/gemm.h"  // enc_packed_b, for the layout
@@ -22,22 +23,8 @@
 
 namespace {
 
-double RefAct(double v, enc_activation act) {
-  switch (act) {
-    case ENC_ACT_NONE:
-      return v;
-    case ENC_ACT_RELU:
-      return v > 0 ? v : 0;
-    case ENC_ACT_GELU:
-      return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-    case ENC_ACT_GELU_TANH:
-      return 0.5 * v *
-             (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-    case ENC_ACT_SILU:
-      return v / (1 + std::exp(-v));
-  }
-  return v;
-}
+using enc_test::ActName;
+using enc_test::RefAct;
 
 float FromBits(uint32_t u) {
   float f;

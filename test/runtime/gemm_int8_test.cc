@@ -15,28 +15,15 @@
 #include <vector>
 
 #include "enc/kernels/gemm.h"
+#include "activation_reference.h"
 #include "enc/kernels/threads.h"
 #include "kernels/gemm.h"  // the packed int8 layout
 #include "src/dispatch.h"
 
 namespace {
 
-double RefAct(double v, enc_activation act) {
-  switch (act) {
-    case ENC_ACT_NONE:
-      return v;
-    case ENC_ACT_RELU:
-      return v > 0 ? v : 0;
-    case ENC_ACT_GELU:
-      return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-    case ENC_ACT_GELU_TANH:
-      return 0.5 * v *
-             (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-    case ENC_ACT_SILU:
-      return v / (1 + std::exp(-v));
-  }
-  return v;
-}
+using enc_test::ActName;
+using enc_test::RefAct;
 
 std::vector<float> Random(size_t count, std::mt19937& rng, float scale = 1) {
   std::uniform_real_distribution<float> dist(-scale, scale);

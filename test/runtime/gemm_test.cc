@@ -1,6 +1,7 @@
 // enc_gemm, enc_gemm_gated and their packing against a float64 reference, on
 // every Highway target compiled into the runtime.
 #include "enc/kernels/gemm.h"
+#include "activation_reference.h"
 
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
@@ -19,36 +20,8 @@
 
 namespace {
 
-double RefAct(double v, enc_activation act) {
-  switch (act) {
-    case ENC_ACT_RELU:
-      return v > 0 ? v : 0;
-    case ENC_ACT_GELU:
-      return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-    case ENC_ACT_GELU_TANH:
-      return 0.5 * v *
-             (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-    case ENC_ACT_SILU:
-      return v / (1 + std::exp(-v));
-    default:
-      return v;
-  }
-}
-
-const char* ActName(enc_activation act) {
-  switch (act) {
-    case ENC_ACT_RELU:
-      return "relu";
-    case ENC_ACT_GELU:
-      return "gelu";
-    case ENC_ACT_GELU_TANH:
-      return "gelu_tanh";
-    case ENC_ACT_SILU:
-      return "silu";
-    default:
-      return "none";
-  }
-}
+using enc_test::ActName;
+using enc_test::RefAct;
 
 std::vector<float> Random(size_t count, std::mt19937& rng, float scale = 1) {
   std::uniform_real_distribution<float> dist(-scale, scale);

@@ -16,6 +16,8 @@
 #include "enc/lang/Families.h"
 #include "enc/lang/NumberFormat.h"
 
+#include "enc/kernels/gemm.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -58,14 +60,40 @@ bool isHarmlessKey(StringRef Key) {
   return Keys.contains(Key) || Key.contains("dropout");
 }
 
-/// Hugging Face activation names (ACT2FN) that encc computes exactly.
+/// Hugging Face activation names (ACT2FN) that encc computes exactly: the
+/// activation table's ENC_ACTIVATION_HF_NAME rows.
 std::optional<StringRef> activationFor(StringRef HF) {
-  return StringSwitch<std::optional<StringRef>>(HF)
-      .Case("gelu", StringRef("gelu"))
-      .Cases("gelu_new", "gelu_pytorch_tanh", "gelu_fast", StringRef("gelu_tanh"))
-      .Case("relu", StringRef("relu"))
-      .Cases("silu", "swish", StringRef("silu"))
-      .Default(std::nullopt);
+  struct Row {
+    enc_activation Act;
+    const char *Spelling;
+  };
+  static constexpr Row Spellings[] = {
+#define ENC_ACTIVATION(Enumerator, LangName, Spelling, Formula)                \
+  {Enumerator, Spelling},
+#include "enc/activations.def"
+  };
+  static constexpr std::pair<const char *, enc_activation> Names[] = {
+#define ENC_ACTIVATION_HF_NAME(Enumerator, HFName) {HFName, Enumerator},
+#include "enc/activations.def"
+  };
+  for (const auto &[Name, Act] : Names)
+    if (HF == Name)
+      for (const Row &R : Spellings)
+        if (R.Act == Act)
+          return StringRef(R.Spelling);
+  return std::nullopt;
+}
+
+/// "gelu, gelu_tanh, relu and silu": the activations encc has.
+std::string activationList() {
+  std::vector<std::string> Names;
+#define ENC_ACTIVATION(Enumerator, LangName, Spelling, Formula)                \
+  Names.push_back(Spelling);
+#include "enc/activations.def"
+  std::string Out;
+  for (size_t I = 0; I < Names.size(); ++I)
+    Out += (I == 0 ? "" : I + 1 == Names.size() ? " and " : ", ") + Names[I];
+  return Out;
 }
 
 std::string floatText(double V) { return enc::formatFloat(V); }
@@ -192,8 +220,8 @@ void Importer::activation(StringRef Key, std::optional<std::string> Default) {
   std::optional<StringRef> Act = activationFor(*HF);
   if (!Act) {
     error("key '" + Key + "' is \"" + *HF +
-          "\", an activation encc cannot compute (it has gelu, gelu_tanh, "
-          "relu and silu)");
+          "\", an activation encc cannot compute (it has " + activationList() +
+          ")");
     return;
   }
   set("activation", *Act,

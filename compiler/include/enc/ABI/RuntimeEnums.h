@@ -14,35 +14,15 @@
 
 namespace enc::abi {
 
+// The dialect's ActivationKind is none then the rows of the activation
+// table, as enc_activation is (enc/activations.def): the same numbers.
+static_assert(getMaxEnumValForActivationKind() + 1 == ENC_ACT_COUNT,
+              "ActivationKind and enc_activation disagree");
 constexpr enc_activation toRuntime(ActivationKind K) {
-  switch (K) {
-  case ActivationKind::none:
-    return ENC_ACT_NONE;
-  case ActivationKind::relu:
-    return ENC_ACT_RELU;
-  case ActivationKind::gelu:
-    return ENC_ACT_GELU;
-  case ActivationKind::gelu_tanh:
-    return ENC_ACT_GELU_TANH;
-  case ActivationKind::silu:
-    return ENC_ACT_SILU;
-  }
-  return ENC_ACT_NONE; // not reached: the switch is exhaustive
+  return static_cast<enc_activation>(static_cast<uint32_t>(K));
 }
 constexpr ActivationKind fromRuntime(enc_activation A) {
-  switch (A) {
-  case ENC_ACT_NONE:
-    return ActivationKind::none;
-  case ENC_ACT_RELU:
-    return ActivationKind::relu;
-  case ENC_ACT_GELU:
-    return ActivationKind::gelu;
-  case ENC_ACT_GELU_TANH:
-    return ActivationKind::gelu_tanh;
-  case ENC_ACT_SILU:
-    return ActivationKind::silu;
-  }
-  return ActivationKind::none;
+  return static_cast<ActivationKind>(static_cast<uint32_t>(A));
 }
 
 constexpr enc_norm_kind toRuntime(NormKind K) {

@@ -22,13 +22,20 @@ typedef struct enc_packed_b enc_packed_b;
 /* Opaque: a gated FFN's gate and up weights packed together (below). */
 typedef struct enc_packed_gated enc_packed_gated;
 
+/* The activations, from the activation table (enc/activations.def, which
+ * gives each one's formula): ENC_ACT_RELU, ENC_ACT_GELU (exact, erf),
+ * ENC_ACT_GELU_TANH, ENC_ACT_SILU, ... in that order after ENC_ACT_NONE. */
 typedef enum {
   ENC_ACT_NONE = 0,
-  ENC_ACT_RELU,
-  ENC_ACT_GELU,     /* exact: 0.5 x (1 + erf(x / sqrt 2)) */
-  ENC_ACT_GELU_TANH, /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
-  ENC_ACT_SILU       /* x * sigmoid(x) = x / (1 + exp(-x)) */
+#define ENC_ACTIVATION(Enumerator, LangName, Spelling, Formula) Enumerator,
+#include "enc/activations.def"
 } enc_activation;
+/* How many enc_activation values there are (ENC_ACT_NONE included). */
+enum {
+  ENC_ACT_COUNT = 1
+#define ENC_ACTIVATION(Enumerator, LangName, Spelling, Formula) +1
+#include "enc/activations.def"
+};
 
 /* How a packed W is stored and multiplied (docs/numerics.md#precision). */
 typedef enum {
