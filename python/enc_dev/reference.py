@@ -329,6 +329,8 @@ def activation(x, kind):
         return 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)))
     if kind == "silu":
         return x / (1.0 + np.exp(-x))
+    if kind == "quick_gelu":
+        return x / (1.0 + np.exp(-1.702 * x))
     raise ValueError("unknown activation %r" % kind)
 
 

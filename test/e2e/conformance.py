@@ -120,6 +120,7 @@ def main():
     torch_case("torch_post_relu", False, "relu")
     torch_case("torch_pre_gelu", True, "gelu")
     torch_case("silu_pre", True, __import__("torch").nn.functional.silu)
+    torch_case("quick_gelu_pre", True, lambda t: t * __import__("torch").sigmoid(1.702 * t))
     reference_case("torch_post_relu", "torch_post_relu", batch=3, seq=9, lengths=[9, 4, 0])
     reference_case("bert_like types+embed_norm", "bert_like", batch=2, seq=11, lengths=[11, 5])
     reference_case("bert_like no types", "bert_like", batch=2, seq=5, with_types=False)
@@ -133,6 +134,8 @@ def main():
     reference_case("t5_like rmsnorm pre no-bias", "t5_like", batch=2, seq=25, lengths=[25, 9])
     reference_case("embed_scale gelu_tanh final_norm", "scaled_gelu_tanh", batch=2, seq=8)
     reference_case("silu pre-norm", "silu_pre", batch=2, seq=12, lengths=[12, 5])
+    reference_case("quick_gelu -O0 (elementwise kernel)", "quick_gelu_pre", batch=2, seq=7,
+                   lengths=[7, 3], flags=["-O0"])
     reference_case("silu -O0 (elementwise kernel)", "silu_pre", batch=2, seq=7, lengths=[7, 3],
                    flags=["-O0"])
     reference_case("no positions", "no_positions", batch=2, seq=6, lengths=[6, 0])

@@ -23,6 +23,8 @@ inline double RefAct(double v, enc_activation act) {
              (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
     case ENC_ACT_SILU:
       return v / (1 + std::exp(-v));
+    case ENC_ACT_QUICK_GELU:
+      return v / (1 + std::exp(-1.702 * v));
   }
   return NAN;
 }

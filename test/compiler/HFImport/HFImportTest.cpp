@@ -266,11 +266,25 @@ TEST(HFImportTest, UnknownModelTypeListsTheTablesTypes) {
 
 TEST(HFImportTest, ActivationsEnccCannotComputeAreRefused) {
   std::string Config = BertBase;
-  Config.replace(Config.find("\"gelu\""), 6, "\"quick_gelu\"");
+  Config.replace(Config.find("\"gelu\""), 6, "\"mish\"");
   HFImportResult R = import(Config);
   ASSERT_EQ(R.Errors.size(), 1u);
-  EXPECT_NE(R.Errors[0].find("key 'hidden_act' is \"quick_gelu\""),
+  EXPECT_NE(R.Errors[0].find("key 'hidden_act' is \"mish\""),
             std::string::npos);
+}
+
+TEST(HFImportTest, ActivationsComeFromTheActivationTable) {
+  for (auto [HF, Enc] : {std::pair<const char *, const char *>{"gelu", "gelu"},
+                         {"gelu_new", "gelu_tanh"},
+                         {"gelu_pytorch_tanh", "gelu_tanh"},
+                         {"swish", "silu"},
+                         {"quick_gelu", "quick_gelu"}}) {
+    std::string Config = BertBase;
+    Config.replace(Config.find("\"gelu\""), 6, std::string("\"") + HF + "\"");
+    HFImportResult R = import(Config);
+    ASSERT_TRUE(R.Errors.empty()) << HF;
+    EXPECT_EQ(line(R.Enc, "activation"), std::string("activation = ") + Enc);
+  }
 }
 
 TEST(HFImportTest, UnknownKeysWarnAndHarmlessOnesDoNot) {
