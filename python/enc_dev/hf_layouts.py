@@ -7,9 +7,9 @@ families' modeling code, independent of the runtime's own name tables:
   to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True)
       -> OrderedDict of HF name -> array
 
-layout is one of bert, roberta, distilbert, t5, modernbert. `prefix` is the
+layout is one of bert, roberta, distilbert, t5, modernbert, electra. `prefix` is the
 family prefix of the ...ForMaskedLM checkpoints ("bert.", "roberta.",
-"distilbert.", "model."); `gamma_beta` spells LayerNorm parameters as older
+"distilbert.", "model.", "electra."); `gamma_beta` spells LayerNorm parameters as older
 BERT checkpoints do; `extra` adds tensors a real checkpoint holds that the
 encoder does not use (pooler, heads, decoder, position_ids buffers).
 """
@@ -20,7 +20,7 @@ import numpy as np
 
 from enc_dev import reference as ref
 
-LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert")
+LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert", "electra")
 
 
 def _ln(hf_prefix, canon_prefix, w, out, gamma_beta):
@@ -140,7 +140,7 @@ def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
     missing = [n for n in ref.weight_shapes(spec) if n not in weights]
     if missing:
         raise KeyError("weights lack %s" % ", ".join(missing[:4]))
-    if layout in ("bert", "roberta"):
+    if layout in ("bert", "roberta", "electra"):  # ElectraModel: BERT's names
         return _bert(spec, weights, prefix, gamma_beta, extra)
     if layout == "distilbert":
         return _distilbert(spec, weights, prefix, extra)
@@ -165,6 +165,8 @@ if __name__ == "__main__":
     specs = {
         "bert": dict(d_model=16, heads=2, blocks=2, vocab=11, type_vocab=2,
                      positional="learned", embed_norm=True, activation="gelu"),
+        "electra": dict(d_model=16, heads=2, blocks=2, vocab=11, type_vocab=2,
+                        positional="learned", embed_norm=True, activation="gelu"),
         "roberta": dict(d_model=16, heads=2, blocks=2, vocab=11, type_vocab=1,
                         positional="learned", position_offset=2, embed_norm=True),
         "distilbert": dict(d_model=16, heads=2, blocks=2, vocab=11, positional="learned",

@@ -30,20 +30,29 @@ struct Candidate {
 // From families.def: each layout's name for block 0's query,
 // first under the layout's prefix (which tells apart families that share
 // their encoder's names, as `bert.` and `roberta.` do), then bare, where
-// families that share the name are named together ("BERT or RoBERTa").
+// families that share the name are named together ("BERT, RoBERTa or
+// ELECTRA").
 std::vector<Candidate> Candidates() {
   std::vector<Candidate> prefixed, bare;
+  std::vector<std::vector<std::string>> bare_families;
   for (const checkpoint::LayoutRow& row : checkpoint::kLayouts) {
     const std::string pattern = checkpoint::SignatureName(row.layout);
     if (pattern.empty()) continue;
     if (row.prefix[0] != '\0') prefixed.push_back({row.prefix, pattern, row.family});
-    bool shared = false;
-    for (Candidate& c : bare) {
-      if (c.pattern != pattern) continue;
-      c.family += std::string(" or ") + row.family;
-      shared = true;
+    size_t i = 0;
+    while (i < bare.size() && bare[i].pattern != pattern) ++i;
+    if (i == bare.size()) {
+      bare.push_back({"", pattern, ""});
+      bare_families.emplace_back();
     }
-    if (!shared) bare.push_back({"", pattern, row.family});
+    bare_families[i].push_back(row.family);
+  }
+  for (size_t i = 0; i < bare.size(); ++i) {
+    const std::vector<std::string>& names = bare_families[i];
+    for (size_t j = 0; j < names.size(); ++j) {
+      if (j > 0) bare[i].family += j + 1 == names.size() ? " or " : ", ";
+      bare[i].family += names[j];
+    }
   }
   prefixed.insert(prefixed.end(), bare.begin(), bare.end());
   return prefixed;

@@ -66,6 +66,8 @@ CASES = [
     ("bge-small-en-v1.5", "bert", [("plain", "", False)]),
     ("roberta-base", "roberta", [("plain", "", False), ("prefix", "roberta.", False)]),
     ("xlm-roberta-base", "roberta", [("plain", "", False)]),
+    ("electra-base-discriminator", "electra", [("plain", "", False),
+                                               ("prefix", "electra.", False)]),
     ("distilbert-base-uncased", "distilbert", [("plain", "", False),
                                                ("prefix", "distilbert.", False)]),
     ("t5-small", "t5", [("plain", "", False), ("embed_tokens", "", False)]),
@@ -227,7 +229,7 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
     safetensors_io.write_sparse(path, hf_layouts.to_hf(other, ospec, zeros, extra=False))
     rc, msg = harness_error(hf_exe, path, casedir)
     os.remove(path)
-    looks = "DistilBERT" if other == "distilbert" else "BERT or RoBERTa"
+    looks = "DistilBERT" if other == "distilbert" else "BERT, RoBERTa or ELECTRA"
     good = (rc != 0 and "looks like a Hugging Face %s checkpoint" % looks in msg
             and re.search(r"\d+ of the \d+ tensors the model reads are missing", msg)
             and "(checkpoint = %s)" % layout in msg

@@ -406,9 +406,10 @@ TEST(ModelLoad, AFileInAHuggingFaceLayoutIsNamed) {
     const char* tensor;
     const char* family;
   } cases[] = {
-      {"encoder.layer.0.attention.self.query.weight", "BERT or RoBERTa"},
+      {"encoder.layer.0.attention.self.query.weight", "BERT, RoBERTa or ELECTRA"},
       {"bert.encoder.layer.11.attention.self.query.weight", "BERT"},
       {"roberta.encoder.layer.0.attention.self.query.weight", "RoBERTa"},
+      {"electra.encoder.layer.3.attention.self.query.weight", "ELECTRA"},
       {"transformer.layer.0.attention.q_lin.weight", "DistilBERT"},
       {"distilbert.transformer.layer.5.attention.q_lin.weight", "DistilBERT"},
       {"encoder.block.0.layer.0.SelfAttention.q.weight", "T5"},

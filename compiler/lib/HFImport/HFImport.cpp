@@ -143,6 +143,7 @@ private:
   void distilbert();
   void t5();
   void modernbert();
+  void electra();
 
   const json::Object &Config;
   std::string ConfigName;
@@ -300,6 +301,9 @@ void Importer::quirks(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::ModernBert:
     modernbert();
     return;
+  case enc::CheckpointLayout::Electra:
+    electra();
+    return;
   }
 }
 
@@ -329,6 +333,20 @@ void Importer::bertTypesAndPositions(bool Roberta) {
     set("max_len", Twine(*MaxPos), "max_position_embeddings");
   }
   get("pad_token_id"); // only RoBERTa's changes anything
+}
+
+void Importer::electra() {
+  // ElectraConfig's default embedding_size is 128: a narrower embedding
+  // goes through embeddings_project, which encc does not compute.
+  const json::Value *H = Config.get("hidden_size"); // read by its table row
+  std::optional<int64_t> Hidden = H ? H->getAsInteger() : std::nullopt;
+  std::optional<int64_t> Embedding = integer("embedding_size", 128);
+  if (Hidden && Embedding && *Hidden != *Embedding)
+    error(formatv("keys 'embedding_size' ({0}) and 'hidden_size' ({1}) "
+                  "differ: ELECTRA then projects its embeddings "
+                  "(embeddings_project), which encc does not compute",
+                  *Embedding, *Hidden));
+  bertTypesAndPositions(/*Roberta=*/false);
 }
 
 void Importer::distilbert() {

@@ -187,6 +187,27 @@ TEST(HFImportTest, ModernBertRopeBasesAndBiases) {
       << Mixed.Errors[0];
 }
 
+TEST(HFImportTest, ElectraIsBertsNamesUnderItsPrefixWithoutAProjection) {
+  std::string Config = BertBase;
+  Config.replace(Config.find("\"bert\""), 6, "\"electra\"");
+  Config.insert(Config.size() - 1, ", \"embedding_size\": 768");
+  HFImportResult R = import(Config);
+  ASSERT_TRUE(R.Errors.empty()) << R.Errors[0];
+  EXPECT_EQ(line(R.Enc, "checkpoint"), "checkpoint = electra");
+  EXPECT_EQ(line(R.Enc, "norm"), "norm = post");
+  EXPECT_EQ(resolveErrors(R.Enc), "");
+
+  std::string Small = BertBase; // ELECTRA-small: 128-wide embeddings, 256 blocks
+  Small.replace(Small.find("\"bert\""), 6, "\"electra\"");
+  Small.replace(Small.find("768"), 3, "256");
+  HFImportResult P = import(Small);
+  ASSERT_EQ(P.Errors.size(), 1u);
+  EXPECT_NE(P.Errors[0].find("'embedding_size' (128) and 'hidden_size' (256) "
+                             "differ"),
+            std::string::npos)
+      << P.Errors[0];
+}
+
 TEST(HFImportTest, DistilBertHasNoTokenTypesAndAFixedEps) {
   HFImportResult R = import(R"({
     "model_type": "distilbert", "dim": 768, "n_heads": 12, "hidden_dim": 3072,
@@ -208,15 +229,16 @@ TEST(HFImportTest, DistilBertHasNoTokenTypesAndAFixedEps) {
 
 TEST(HFImportTest, EveryModelTypeOfTheTableImportsAndResolves) {
   // A config with each required key of the family's rows; the values are
-  // chosen to fit every family (d_model = heads * head_dim).
+  // chosen to fit every family (d_model = heads * head_dim, ELECTRA's
+  // default embedding_size).
   auto ValueOf = [](SettingId Id) -> int64_t {
     switch (Id) {
     case SettingId::d_model:
-      return 64;
+      return 128; // ELECTRA's default embedding_size: no projection
     case SettingId::heads:
       return 4;
     case SettingId::head_dim:
-      return 16;
+      return 32;
     case SettingId::blocks:
       return 3;
     case SettingId::vocab:
