@@ -90,16 +90,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int threads = enc_set_num_threads(std::atoi(argv[2]));
-  const long long hwm_before = VmHwmBytes();  // the process (runtime, pool) without a model
+  const long long hwm_before =
+      VmHwmBytes();  // the process (runtime, pool) without a model
   ENC_MODEL* model = nullptr;
   const auto t0 = Clock::now();
   if (enc_status s = MODEL_LOAD(argv[1], &model)) {
-    std::fprintf(stderr, "encc_runner: load failed: %s: %s\n", enc_status_name(s),
-                 enc_last_error());
+    std::fprintf(stderr, "encc_runner: load failed: %s: %s\n",
+                 enc_status_name(s), enc_last_error());
     return 3;
   }
-  std::printf("loaded %.3f %d %lld %s\n", 1e3 * Seconds(t0, Clock::now()), threads,
-              hwm_before, enc::DispatchTargetName());
+  std::printf("loaded %.3f %d %lld %s\n", 1e3 * Seconds(t0, Clock::now()),
+              threads, hwm_before, enc::DispatchTargetName());
   std::fflush(stdout);
 
   std::vector<float> emb, out;
@@ -115,7 +116,8 @@ int main(int argc, char** argv) {
       std::string in_path, len_path, out_path = "-";
       ss >> b >> s >> in_path >> len_path >> out_path;
       emb = ReadFile<float>(in_path);
-      lens = len_path == "-" ? std::vector<int32_t>() : ReadFile<int32_t>(len_path);
+      lens = len_path == "-" ? std::vector<int32_t>()
+                             : ReadFile<int32_t>(len_path);
       in = enc_input{};
       in.batch = b;
       in.seq_len = s;
@@ -129,8 +131,10 @@ int main(int argc, char** argv) {
       }
       if (out_path != "-") {
         FILE* f = std::fopen(out_path.c_str(), "wb");
-        if (!f || std::fwrite(out.data(), sizeof(float), out.size(), f) != out.size()) {
-          std::fprintf(stderr, "encc_runner: cannot write %s\n", out_path.c_str());
+        if (!f || std::fwrite(out.data(), sizeof(float), out.size(), f) !=
+                      out.size()) {
+          std::fprintf(stderr, "encc_runner: cannot write %s\n",
+                       out_path.c_str());
           return 2;
         }
         std::fclose(f);
@@ -158,7 +162,8 @@ int main(int argc, char** argv) {
     } else if (cmd == "rss") {
       rusage u{};
       getrusage(RUSAGE_SELF, &u);
-      std::printf("rss %lld %lld\n", VmHwmBytes(), static_cast<long long>(u.ru_maxrss) * 1024);
+      std::printf("rss %lld %lld\n", VmHwmBytes(),
+                  static_cast<long long>(u.ru_maxrss) * 1024);
     } else if (cmd == "quit") {
       break;
     } else if (!cmd.empty()) {

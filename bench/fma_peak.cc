@@ -113,7 +113,8 @@ double MeasureFmaPeakGflops(FmaIsa isa, int threads) {
     const auto start = std::chrono::steady_clock::now();
     for (int t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
-        sink[t] = wide ? Chains512(iters, 1.0f + t) : Chains256(iters, 1.0f + t);
+        sink[t] =
+            wide ? Chains512(iters, 1.0f + t) : Chains256(iters, 1.0f + t);
       });
     }
     for (auto& th : pool) th.join();
@@ -121,7 +122,8 @@ double MeasureFmaPeakGflops(FmaIsa isa, int threads) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     if (rep > 0) {
-      best = std::max(best, flops_per_iter * double(iters) * threads / s * 1e-9);
+      best =
+          std::max(best, flops_per_iter * double(iters) * threads / s * 1e-9);
     }
   }
   return best;

@@ -21,12 +21,14 @@ static double now_ns(void) {
 
 int main(int argc, char **argv) {
   if (argc != 8) {
-    fprintf(stderr, "usage: %s LIB WEIGHTS INPUT.bin BATCH SEQ REPS ROUNDS\n", argv[0]);
+    fprintf(stderr, "usage: %s LIB WEIGHTS INPUT.bin BATCH SEQ REPS ROUNDS\n",
+            argv[0]);
     return 2;
   }
   void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   enc_library_encoders_fn *list =
-      lib ? (enc_library_encoders_fn *)dlsym(lib, "enc_library_encoders") : NULL;
+      lib ? (enc_library_encoders_fn *)dlsym(lib, "enc_library_encoders")
+          : NULL;
   if (!list) {
     fprintf(stderr, "forward_timer: %s is not an encc library\n", argv[1]);
     return 2;
@@ -35,11 +37,13 @@ int main(int argc, char **argv) {
   const enc_encoder_info *info = list(&count);
   int batch = atoi(argv[4]), seq = atoi(argv[5]), reps = atoi(argv[6]),
       rounds = atoi(argv[7]);
-  size_t in_bytes = (size_t)batch * seq * (info->vocab > 0 ? 4 : 4 * info->d_model);
+  size_t in_bytes =
+      (size_t)batch * seq * (info->vocab > 0 ? 4 : 4 * info->d_model);
   void *input = malloc(in_bytes);
   FILE *f = fopen(argv[3], "rb");
   if (!f || fread(input, 1, in_bytes, f) != in_bytes) {
-    fprintf(stderr, "forward_timer: cannot read %zu bytes from %s\n", in_bytes, argv[3]);
+    fprintf(stderr, "forward_timer: cannot read %zu bytes from %s\n", in_bytes,
+            argv[3]);
     return 2;
   }
   fclose(f);
@@ -51,7 +55,10 @@ int main(int argc, char **argv) {
   enc_input in = {0};
   in.batch = batch;
   in.seq_len = seq;
-  if (info->vocab > 0) in.tokens = input; else in.embeddings = input;
+  if (info->vocab > 0)
+    in.tokens = input;
+  else
+    in.embeddings = input;
   size_t out_floats = (size_t)batch * info->d_model * (info->pooling ? 1 : seq);
   float *out = malloc(out_floats * sizeof(float));
   for (int r = 0; r < rounds; ++r) {

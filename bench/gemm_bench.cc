@@ -143,7 +143,8 @@ const int64_t kShapes[][3] = {
 bool OneDnnIsa(FmaIsa* isa) {
   std::string cap;
   if (const char* env = std::getenv("ONEDNN_MAX_CPU_ISA")) {
-    for (const char* c = env; *c; ++c) cap += static_cast<char>(std::toupper(*c));
+    for (const char* c = env; *c; ++c)
+      cap += static_cast<char>(std::toupper(*c));
   }
   if (cap.empty() || cap == "ALL" || cap.rfind("AVX512", 0) == 0 ||
       cap.rfind("AVX10", 0) == 0) {
@@ -180,7 +181,8 @@ void RegisterAll() {
 }
 
 // Keeps the GFLOPS of every run for the summary.
-// Keeps the GFLOPS of every repetition, keyed by "lib/M:../N:../K:../threads:T".
+// Keeps the GFLOPS of every repetition, keyed by
+// "lib/M:../N:../K:../threads:T".
 class Collector : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
@@ -234,14 +236,16 @@ int main(int argc, char** argv) {
   const double dnnl_peak[3] = {0, peak_of(dnnl_fma, dnnl_isa, 1),
                                peak_of(dnnl_fma, dnnl_isa, 2)};
   const char* onednn_cap = std::getenv("ONEDNN_MAX_CPU_ISA");
-  std::printf("\nencc: Highway target %s (ENC_TARGET=%s), FMA peak (%s, measured): "
-              "%.1f GFLOP/s at 1 thread, %.1f at 2\n",
-              target, std::getenv("ENC_TARGET") ? std::getenv("ENC_TARGET") : "",
-              enc_fma ? FmaIsaName(enc_isa) : "none", enc_peak[1], enc_peak[2]);
-  std::printf("oneDNN: ONEDNN_MAX_CPU_ISA=%s, FMA peak (%s, measured): %.1f "
-              "GFLOP/s at 1 thread, %.1f at 2\n\n",
-              onednn_cap ? onednn_cap : "", dnnl_fma ? FmaIsaName(dnnl_isa) : "none",
-              dnnl_peak[1], dnnl_peak[2]);
+  std::printf(
+      "\nencc: Highway target %s (ENC_TARGET=%s), FMA peak (%s, measured): "
+      "%.1f GFLOP/s at 1 thread, %.1f at 2\n",
+      target, std::getenv("ENC_TARGET") ? std::getenv("ENC_TARGET") : "",
+      enc_fma ? FmaIsaName(enc_isa) : "none", enc_peak[1], enc_peak[2]);
+  std::printf(
+      "oneDNN: ONEDNN_MAX_CPU_ISA=%s, FMA peak (%s, measured): %.1f "
+      "GFLOP/s at 1 thread, %.1f at 2\n\n",
+      onednn_cap ? onednn_cap : "", dnnl_fma ? FmaIsaName(dnnl_isa) : "none",
+      dnnl_peak[1], dnnl_peak[2]);
   std::printf(
       "GFLOP/s by the wall clock, median of the repetitions "
       "(--benchmark_repetitions); %%peak: of the FMA peak of the instruction "

@@ -14,11 +14,11 @@ int main(int argc, char** argv) {
   const int calls = argc > 1 ? std::atoi(argv[1]) : 200;
   // Packing applies ENC_TARGET: pack once before naming the target.
   enc_packed_b* p = enc_bench::Pack(ENC_PRECISION_BF16, {1.0f}, 1, 1);
-  std::printf("bf16 vs fp32 enc_gemm (Y = X W^T + bias, gelu) on %s, bf16 "
-              "kernel: %s, %d interleaved calls each, medians\n",
-              enc::DispatchTargetName(),
-              p->bf16.kernel.dot ? "vdpbf16ps" : "weights widened to fp32",
-              calls);
+  std::printf(
+      "bf16 vs fp32 enc_gemm (Y = X W^T + bias, gelu) on %s, bf16 "
+      "kernel: %s, %d interleaved calls each, medians\n",
+      enc::DispatchTargetName(),
+      p->bf16.kernel.dot ? "vdpbf16ps" : "weights widened to fp32", calls);
   enc_gemm_packed_free(p);
   return enc_bench::RunAgainstFp32(ENC_PRECISION_BF16, "bf16",
                                    {{128, 768, 768},

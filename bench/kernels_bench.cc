@@ -37,7 +37,8 @@ void BM_Attention(benchmark::State& state) {
   enc_set_num_threads(static_cast<int>(state.range(3)));
   const int window = static_cast<int>(state.range(4));
   const int d_model = heads * d_k;
-  const std::vector<float> qkv = Random(static_cast<size_t>(seq) * 3 * d_model, 1);
+  const std::vector<float> qkv =
+      Random(static_cast<size_t>(seq) * 3 * d_model, 1);
   std::vector<float> out(static_cast<size_t>(seq) * d_model);
   enc_attention_params p{};
   p.heads = heads;
@@ -54,15 +55,15 @@ void BM_Attention(benchmark::State& state) {
   // every key, or at most window + 1 of them (the useful flops).
   double keys = 0;
   for (int i = 0; i < seq; ++i) {
-    keys += window > 0 ? std::min(seq, i + window / 2 + 1) - std::max(0, i - window / 2)
+    keys += window > 0 ? std::min(seq, i + window / 2 + 1) -
+                             std::max(0, i - window / 2)
                        : seq;
   }
   const double flops = 4.0 * keys * static_cast<double>(d_model);
   state.counters["GFLOP/s"] = benchmark::Counter(
       flops * 1e-9 * state.iterations(), benchmark::Counter::kIsRate);
   state.counters["Mexp/s"] = benchmark::Counter(
-      1e-6 * heads * keys * state.iterations(),
-      benchmark::Counter::kIsRate);
+      1e-6 * heads * keys * state.iterations(), benchmark::Counter::kIsRate);
   state.counters["threads"] = enc_threads_count();
   enc_set_num_threads(0);
 }

@@ -1,5 +1,6 @@
 // Times one NAME_load of a weights file, in a fresh process (load_time.py).
-//   c++ -DENC_MODEL=name -include model.h load_main.cpp model.o libenc_runtime.a
+//   c++ -DENC_MODEL=name -include model.h load_main.cpp model.o
+//   libenc_runtime.a
 #include <chrono>
 #include <cstdio>
 
@@ -20,10 +21,12 @@ int main(int argc, char** argv) {
   const enc_status s = MODEL_LOAD(argv[1], &model);
   const auto end = std::chrono::steady_clock::now();
   if (s != ENC_OK) {
-    std::fprintf(stderr, "load_main: %s: %s\n", enc_status_name(s), enc_last_error());
+    std::fprintf(stderr, "load_main: %s: %s\n", enc_status_name(s),
+                 enc_last_error());
     return 3;
   }
-  std::printf("%.3f\n", std::chrono::duration<double, std::milli>(end - start).count());
+  std::printf("%.3f\n",
+              std::chrono::duration<double, std::milli>(end - start).count());
   MODEL_FREE(model);
   return 0;
 }

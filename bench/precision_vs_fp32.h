@@ -63,7 +63,8 @@ inline int RunAgainstFp32(enc_precision precision, const char* name,
                    nullptr, 0, y.data(), n);
           const auto t1 = std::chrono::steady_clock::now();
           if (c >= 10)
-            seconds[p].push_back(std::chrono::duration<double>(t1 - t0).count());
+            seconds[p].push_back(
+                std::chrono::duration<double>(t1 - t0).count());
         }
       }
       const double ops = 2.0 * m * n * k * 1e-9;

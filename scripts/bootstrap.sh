@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libzstd-dev
-  clang-19 libclang-rt-19-dev
+  clang-19 libclang-rt-19-dev clang-format-19
   libboost-dev nlohmann-json3-dev libhwy-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev libopenblas0-openmp

@@ -23,11 +23,12 @@ int main(int argc, char** argv) {
     in.tokens = ids.data();
     in.token_types = types.data();
     std::vector<float> out = model.forward(in);
-    std::printf("bert_base: %zu tokens -> [1, %zu, %d]\n", ids.size(), ids.size(),
-                bert_base_D_MODEL);
+    std::printf("bert_base: %zu tokens -> [1, %zu, %d]\n", ids.size(),
+                ids.size(), bert_base_D_MODEL);
     for (size_t i = 0; i < ids.size(); ++i) {
       const float* row = out.data() + i * bert_base_D_MODEL;
-      std::printf("  %5d: %8.4f %8.4f %8.4f ...\n", ids[i], row[0], row[1], row[2]);
+      std::printf("  %5d: %8.4f %8.4f %8.4f ...\n", ids[i], row[0], row[1],
+                  row[2]);
     }
   } catch (const enc::Error& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -32,7 +32,8 @@ int main(int argc, char **argv) {
   }
   int32_t n = argc - 2;
   int32_t *ids = malloc(sizeof(int32_t) * n);
-  for (int32_t i = 0; i < n; ++i) ids[i] = (int32_t)strtol(argv[i + 2], NULL, 10);
+  for (int32_t i = 0; i < n; ++i)
+    ids[i] = (int32_t)strtol(argv[i + 2], NULL, 10);
 
   DEMO_MODEL *model = NULL;
   enc_status s = DEMO_FN(_load)(argv[1], &model);
@@ -52,7 +53,8 @@ int main(int argc, char **argv) {
          DEMO_STR(DEMO_MODEL), n, rows, DEMO_D_MODEL);
   for (int32_t i = 0; i < rows; ++i) {
     const float *row = out + (size_t)i * DEMO_D_MODEL;
-    printf("  %3d: %8.4f %8.4f %8.4f %8.4f\n", i, row[0], row[1], row[2], row[3]);
+    printf("  %3d: %8.4f %8.4f %8.4f %8.4f\n", i, row[0], row[1], row[2],
+           row[3]);
   }
   DEMO_FN(_free)(model);
   free(out);

@@ -43,8 +43,10 @@ int main(int argc, char **argv) {
   }
   float tokens[kTokens * kWidth], swapped[kTokens * kWidth];
   FILE *f = fopen(argv[2], "rb");
-  if (!f || fread(tokens, sizeof(float), kTokens * kWidth, f) != kTokens * kWidth) {
-    fprintf(stderr, "cannot read %d x %d floats from %s\n", kTokens, kWidth, argv[2]);
+  if (!f ||
+      fread(tokens, sizeof(float), kTokens * kWidth, f) != kTokens * kWidth) {
+    fprintf(stderr, "cannot read %d x %d floats from %s\n", kTokens, kWidth,
+            argv[2]);
     return 1;
   }
   fclose(f);
@@ -52,7 +54,8 @@ int main(int argc, char **argv) {
   seed_toy *model = NULL;
   enc_status s = seed_toy_load(argv[1], &model);
   if (s != ENC_OK) {
-    fprintf(stderr, "seed_toy_load: %s: %s\n", enc_status_name(s), enc_last_error());
+    fprintf(stderr, "seed_toy_load: %s: %s\n", enc_status_name(s),
+            enc_last_error());
     return 1;
   }
   float out[kTokens * kWidth], out_swapped[kTokens * kWidth];
@@ -75,9 +78,9 @@ int main(int argc, char **argv) {
     diff = fmaxf(diff, fabsf(out[j] - out_swapped[kWidth + j]));
     diff = fmaxf(diff, fabsf(out[kWidth + j] - out_swapped[j]));
   }
-  printf("max |row 0 - swapped row 1|, |row 1 - swapped row 0|: %.3f (%s)\n", diff,
-         diff > 1e-3f ? "positions make the encoder order-aware"
-                      : "order-blind");
+  printf(
+      "max |row 0 - swapped row 1|, |row 1 - swapped row 0|: %.3f (%s)\n", diff,
+      diff > 1e-3f ? "positions make the encoder order-aware" : "order-blind");
   seed_toy_free(model);
   return 0;
 }

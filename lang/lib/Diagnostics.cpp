@@ -235,7 +235,7 @@ void DiagnosticEngine::printSnippet(SourceRange Range) {
     const Glyph &G = Glyphs[I];
     if (I + 1 != Glyphs.size()) // not the end-of-line sentinel
       Source += G.Text;
-    char Mark = G.Offset == CaretAt           ? '^'
+    char Mark = G.Offset == CaretAt                             ? '^'
                 : G.Offset > CaretAt && G.Offset < UnderlineEnd ? '~'
                                                                 : ' ';
     // A wide glyph (<FF>, an expanded tab) under the caret: ^ then ~.

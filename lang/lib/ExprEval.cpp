@@ -37,7 +37,8 @@ const char *EvalValue::kindName() const {
 const ast::Operand &enc::stripParens(const ast::Expr &E) {
   const ast::Expr *Cur = &E;
   while (Cur->Rest.empty()) {
-    const auto *Inner = boost::get<x3::forward_ast<ast::Expr>>(&Cur->First.get());
+    const auto *Inner =
+        boost::get<x3::forward_ast<ast::Expr>>(&Cur->First.get());
     if (!Inner)
       break;
     Cur = &Inner->get();
@@ -88,7 +89,8 @@ std::optional<EvalValue> ExprEvaluator::evalNumber(const ast::NumberLit &N) {
   }
   double V = 0;
   auto [Ptr, Ec] = std::from_chars(First, Last, V);
-  if (Ec == std::errc::result_out_of_range || Ptr != Last || !std::isfinite(V)) {
+  if (Ec == std::errc::result_out_of_range || Ptr != Last ||
+      !std::isfinite(V)) {
     Error(R, "float literal " + spelling(T) + " is out of range for a double");
     return std::nullopt;
   }
@@ -139,8 +141,8 @@ std::optional<EvalValue> ExprEvaluator::eval(const ast::Operand &O) {
       case EvalValue::Float:
         return EvalValue::ofFloat(-V->F);
       case EvalValue::Bool:
-        Self.Error(R, "unary '-' cannot be applied to a boolean (" +
-                          V->str() + ")");
+        Self.Error(R, "unary '-' cannot be applied to a boolean (" + V->str() +
+                          ")");
         return std::nullopt;
       }
       return std::nullopt;

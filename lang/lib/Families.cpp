@@ -46,8 +46,8 @@ constexpr FamilyNeed Needs[] = {
   need(L, SettingId::Key, SettingKind::Choice, FamilyNeed::Choice,             \
        static_cast<unsigned>(ChoicesOf<SettingId::Key>::type::Value), Why),
 #define ENC_FAMILY_NEEDS_BOOL(L, Key, Value, Why)                              \
-  need(L, SettingId::Key, SettingKind::Bool, FamilyNeed::Bool, (Value) ? 1 : 0,  \
-       Why),
+  need(L, SettingId::Key, SettingKind::Bool, FamilyNeed::Bool,                 \
+       (Value) ? 1 : 0, Why),
 #define ENC_FAMILY_NEEDS_COUNT(L, Key, ZeroOrPositive)                         \
   need(L, SettingId::Key, SettingKind::Int, FamilyNeed::ZeroOrPositive, 0,     \
        nullptr),
@@ -56,22 +56,25 @@ constexpr FamilyNeed Needs[] = {
 
 /// ENC_CONFIG_REQUIRED: a config key without a default.
 struct Required {};
-#define ENC_CONFIG_REQUIRED Required{}
+#define ENC_CONFIG_REQUIRED                                                    \
+  Required {}
 
 constexpr FamilyConfigKey configKey(enc_checkpoint L, SettingId Key,
-                                    SettingKind Kind, FamilyConfigKey::Kind What,
+                                    SettingKind Kind,
+                                    FamilyConfigKey::Kind What,
                                     const char *ConfigKey, Required) {
   return kindOf(Key) == Kind
-             ? FamilyConfigKey{layoutOf(L), Key, What, ConfigKey, true, 0,
-                               nullptr}
+             ? FamilyConfigKey{layoutOf(L), Key, What,   ConfigKey,
+                               true,        0,   nullptr}
              : throw "families.def: the setting is not of the row's kind";
 }
 constexpr FamilyConfigKey configKey(enc_checkpoint L, SettingId Key,
-                                    SettingKind Kind, FamilyConfigKey::Kind What,
+                                    SettingKind Kind,
+                                    FamilyConfigKey::Kind What,
                                     const char *ConfigKey, double Default) {
   return kindOf(Key) == Kind
-             ? FamilyConfigKey{layoutOf(L), Key, What, ConfigKey, false,
-                               Default, nullptr}
+             ? FamilyConfigKey{layoutOf(L), Key,     What,   ConfigKey,
+                               false,       Default, nullptr}
              : throw "families.def: the setting is not of the row's kind";
 }
 
@@ -83,8 +86,13 @@ constexpr FamilyConfigKey ConfigKeys[] = {
   configKey(L, SettingId::Key, SettingKind::Float, FamilyConfigKey::Float,     \
             ConfigKey, Default),
 #define ENC_FAMILY_CONFIG_ACTIVATION(L, ConfigKey, Default)                    \
-  FamilyConfigKey{layoutOf(L), SettingId::activation,                          \
-                  FamilyConfigKey::Activation, ConfigKey, false, 0, Default},
+  FamilyConfigKey{layoutOf(L),                                                 \
+                  SettingId::activation,                                       \
+                  FamilyConfigKey::Activation,                                 \
+                  ConfigKey,                                                   \
+                  false,                                                       \
+                  0,                                                           \
+                  Default},
 #include "enc/families.def"
 };
 #undef ENC_CONFIG_REQUIRED

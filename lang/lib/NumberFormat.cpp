@@ -13,10 +13,9 @@ std::string enc::formatFloat(double Value) {
   char Buffer[512];
   double Magnitude = std::fabs(Value);
   bool Fixed = Magnitude == 0 || (Magnitude >= 1e-4 && Magnitude < 1e16);
-  auto [End, Ec] =
-      std::to_chars(Buffer, Buffer + sizeof(Buffer), Value,
-                    Fixed ? std::chars_format::fixed
-                          : std::chars_format::scientific);
+  auto [End, Ec] = std::to_chars(Buffer, Buffer + sizeof(Buffer), Value,
+                                 Fixed ? std::chars_format::fixed
+                                       : std::chars_format::scientific);
   std::string Text(Buffer, End);
   size_t E = Text.find('e');
   if (E != std::string::npos) {

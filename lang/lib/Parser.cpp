@@ -50,9 +50,9 @@ unsigned utf8SequenceLength(llvm::StringRef Text, size_t I) {
 
 /// What the pre-scan learned about the file.
 struct ScanResult {
-  bool Fatal = false;        // the parser must not run
-  uint32_t ParseEnd = 0;     // parse [0, ParseEnd): an open comment ends it
-  bool OpenComment = false;  // `/*` at ParseEnd never closed
+  bool Fatal = false;       // the parser must not run
+  uint32_t ParseEnd = 0;    // parse [0, ParseEnd): an open comment ends it
+  bool OpenComment = false; // `/*` at ParseEnd never closed
 };
 
 /// Encoding: every byte must belong to UTF-8 text; NUL is not text. False
@@ -159,8 +159,7 @@ ScanResult prescan(const SourceFile &File, DiagnosticEngine &Diags) {
     } else if (C == '-') {
       ++MinusRun;
       ++Depth;
-    } else if (isIdentChar(C) || C == ';' || C == '{' || C == '}' ||
-               C == '.') {
+    } else if (isIdentChar(C) || C == ';' || C == '{' || C == '}' || C == '.') {
       Depth -= MinusRun;
       MinusRun = 0;
       if (C == ';' || C == '{' || C == '}') { // a new statement resets all
@@ -402,7 +401,6 @@ ast::File enc::parseFile(const SourceFile &File, DiagnosticEngine &Diags) {
   FileParser Parser(File, Diags, Scan.ParseEnd);
   ast::File Result = Parser.parse();
   if (Scan.OpenComment)
-    Diags.error({Scan.ParseEnd, Scan.ParseEnd + 2},
-                "unterminated /* comment");
+    Diags.error({Scan.ParseEnd, Scan.ParseEnd + 2}, "unterminated /* comment");
   return Result;
 }

@@ -88,15 +88,16 @@ std::optional<ModelSpec> EncoderResolver::resolve() {
       return EvalValue::ofInt(Choices[indexOf(Id)]->Value);
     return Values[indexOf(Id)].Value;
   };
-#define ENC_SETTING(Key, Field, ...) assign(Spec.Field, valueFor(SettingId::Key));
+#define ENC_SETTING(Key, Field, ...)                                           \
+  assign(Spec.Field, valueFor(SettingId::Key));
 #include "enc/lang/Settings.def"
 
   Spec.Origins.reserve(NumSettings);
   for (const SettingInfo &Info : allSettings()) {
     SettingOrigin O;
     if (const Entry *E = entry(idOf(Info))) {
-      O.How = E->Owner == &Enc ? SettingOrigin::Written
-                               : SettingOrigin::Inherited;
+      O.How =
+          E->Owner == &Enc ? SettingOrigin::Written : SettingOrigin::Inherited;
     }
     O.Range = rangeOfKey(idOf(Info));
     O.Loc = Diags.file().lineCol(O.Range.Begin);

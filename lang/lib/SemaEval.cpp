@@ -1,4 +1,5 @@
-//===- SemaEval.cpp - Settings evaluated on demand --------------------------===//
+//===- SemaEval.cpp - Settings evaluated on demand
+//--------------------------===//
 //
 // Each key is evaluated once, when first needed, so that keys may refer to
 // each other in any order: written values, the table's defaults (parsed by
@@ -137,8 +138,8 @@ std::optional<EvalValue> EncoderResolver::lookup(const ast::Identifier &Id) {
         Names.push_back(S.Name);
     llvm::StringRef Near = closestMatch(Id.Name, Names);
     if (!Near.empty())
-      error(R, "unknown setting '" + Id.Name + "' in expression; did you mean '" +
-                   Near + "'?");
+      error(R, "unknown setting '" + Id.Name +
+                   "' in expression; did you mean '" + Near + "'?");
     else
       error(R, "unknown setting '" + Id.Name + "' in expression");
     return std::nullopt;
@@ -154,7 +155,8 @@ std::optional<EvalValue> EncoderResolver::lookup(const ast::Identifier &Id) {
 std::optional<EvalValue> EncoderResolver::evalExpr(const ast::Expr &E) {
   auto Lookup = [&](const ast::Identifier &Id) { return lookup(Id); };
   auto Report = [&](SourceRange R, const llvm::Twine &M) { error(R, M); };
-  ExprEvaluator Eval(Lookup, Report); // function_refs: the lambdas must outlive it
+  ExprEvaluator Eval(Lookup,
+                     Report); // function_refs: the lambdas must outlive it
   return Eval.eval(E);
 }
 
@@ -172,15 +174,15 @@ void EncoderResolver::reportCycle(SettingId Id) {
   for (size_t I = First; I < Stack.size() && Stack.size() - First > 1; ++I) {
     const SettingInfo &Member = settingInfo(Stack[I]);
     if (entry(Stack[I]))
-      note(rangeOfKey(Stack[I]), "'" + llvm::Twine(Member.Name) +
-                                     "' is defined here");
+      note(rangeOfKey(Stack[I]),
+           "'" + llvm::Twine(Member.Name) + "' is defined here");
     else if (Member.Default.How == DefaultSpec::Expression)
       note(nameRange(), "'" + llvm::Twine(Member.Name) +
                             "' is not set, so it defaults to " +
                             Member.Default.Text);
     else
-      note(nameRange(), "'" + llvm::Twine(Member.Name) +
-                            "' takes its default here");
+      note(nameRange(),
+           "'" + llvm::Twine(Member.Name) + "' takes its default here");
   }
 }
 
@@ -226,8 +228,10 @@ std::optional<EvalValue> EncoderResolver::checkKind(const SettingInfo &Info,
     return V;
   case SettingKind::Float:
     if (V.K == EvalValue::Bool) {
-      error(R, llvm::Twine("'") + Info.Name + "' must be a number, but its "
-                   "value " + V.str() + " is a boolean");
+      error(R, llvm::Twine("'") + Info.Name +
+                   "' must be a number, but its "
+                   "value " +
+                   V.str() + " is a boolean");
       return std::nullopt;
     }
     return EvalValue::ofFloat(V.asDouble());
@@ -302,7 +306,9 @@ EncoderResolver::defaultValue(const SettingInfo &Info) {
       Refs += (Refs.empty() ? "" : ", ") + Id.Name + " is " + V->str();
     return V;
   };
-  auto Report = [&](SourceRange, const llvm::Twine &M) { error(nameRange(), M); };
+  auto Report = [&](SourceRange, const llvm::Twine &M) {
+    error(nameRange(), M);
+  };
   ExprEvaluator Eval(Lookup, Report);
   Eval.setDescription([&] {
     return "the default " + std::string(Info.Name) + " = " + Info.Default.Text +
@@ -369,10 +375,10 @@ std::optional<Choice> EncoderResolver::choiceOf(SettingId Id) {
       if (llvm::StringRef Variant = spellingVariant(*Dashed, Set.Spellings);
           !Variant.empty())
         Hint = "; did you mean '" + Variant.str() + "'?";
-    error({V.Begin, V.End},
-          llvm::Twine("'") + Info.Name + "' must name " +
-              withArticle(Set.Noun) + " (" + quoteList(Set.Spellings) +
-              "), not an expression" + Hint);
+    error({V.Begin, V.End}, llvm::Twine("'") + Info.Name + "' must name " +
+                                withArticle(Set.Noun) + " (" +
+                                quoteList(Set.Spellings) +
+                                "), not an expression" + Hint);
   } else if (std::optional<unsigned> Value = nameChoice(Set, *Name)) {
     C.Value = *Value;
     Result = C;
@@ -474,10 +480,10 @@ EncoderResolver::resolveArgs(const SettingInfo &Info, const Choice &C) {
       }
       const std::string &ArgName = A.Name->Name;
       SourceRange NameR{A.Name->Begin, A.Name->End};
-      auto Known = std::find_if(Args.begin(), Args.end(),
-                                [&](const SettingInfo *S) {
-                                  return ArgName == S->Name;
-                                });
+      auto Known =
+          std::find_if(Args.begin(), Args.end(), [&](const SettingInfo *S) {
+            return ArgName == S->Name;
+          });
       if (Known == Args.end()) {
         llvm::StringRef Near = closestMatch(ArgName, ArgNames);
         if (!Near.empty())

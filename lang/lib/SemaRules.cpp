@@ -1,4 +1,5 @@
-//===- SemaRules.cpp - What a setting's value must satisfy ------------------===//
+//===- SemaRules.cpp - What a setting's value must satisfy
+//------------------===//
 //
 // Ranges from Settings.def; what the table cannot say (d_model divisible by
 // heads, the fp32 limits, a scheme's own rules) in `checkRules` and
@@ -46,8 +47,8 @@ bool EncoderResolver::checkRange(const SettingInfo &Info) {
   const int64_t Lo = Range.Lo, Hi = Range.Hi;
   const bool NoUpperBound = Hi == MaxInt32Setting || Hi == INT64_MAX;
   if (*V < Lo && Lo == 1 && NoUpperBound)
-    ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
-                      ") must be at least 1");
+    ruleError(Id,
+              llvm::Twine(Info.Name) + " (" + str(*V) + ") must be at least 1");
   else if (*V < Lo && Lo == 0)
     ruleError(Id, llvm::Twine(Info.Name) + " (" + str(*V) +
                       ") must not be negative");
@@ -69,7 +70,8 @@ std::optional<unsigned> EncoderResolver::choiceValue(SettingId Id) const {
 }
 
 std::optional<int64_t> EncoderResolver::localBlocks() const {
-  auto Window = intOf(SettingId::window), Every = intOf(SettingId::global_every),
+  auto Window = intOf(SettingId::window),
+       Every = intOf(SettingId::global_every),
        Blocks = intOf(SettingId::blocks);
   if (!Window || !Every || !Blocks || *Window < 0 || *Every < 0 ||
       *Blocks < 1 || *Blocks > 1024)
@@ -111,10 +113,9 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
     }
     return;
   case SettingId::attention_scale:
-    if (auto Scale = floatOf(Id);
-        InRange && Scale &&
-        (!(static_cast<float>(*Scale) > 0) ||
-         std::isinf(static_cast<float>(*Scale))))
+    if (auto Scale = floatOf(Id); InRange && Scale &&
+                                  (!(static_cast<float>(*Scale) > 0) ||
+                                   std::isinf(static_cast<float>(*Scale))))
       ruleError(Id, "attention_scale (" + formatFloat(*Scale) +
                         ") is not a positive finite fp32 number, the "
                         "precision the model runs in");
@@ -126,13 +127,15 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
         ruleError(Id, "position_offset (" + str(*O) +
                           ") has no effect: positions are not learned "
                           "(positional is " +
-                          toString(static_cast<PositionalKind>(*P)).str() + ")");
+                          toString(static_cast<PositionalKind>(*P)).str() +
+                          ")");
         noteSetting(SettingId::positional);
       } else if (auto M = intOf(SettingId::max_len);
                  P && M && RangeOk[indexOf(SettingId::max_len)] &&
                  *M > MaxInt32Setting - *O) {
         ruleError(Id, "max_len (" + str(*M) + ") + position_offset (" +
-                          str(*O) + ") rows of embed.positions is more than "
+                          str(*O) +
+                          ") rows of embed.positions is more than "
                           "the runtime takes (" +
                           str(MaxInt32Setting) + ")");
       }
@@ -145,10 +148,14 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
       if (Local && *Local == 0 && Every) {
         ruleError(Id, "window (" + str(*W) +
                           ") has no effect: every block is global (with "
-                          "global_every " + str(*Every) + ", block n is "
-                          "global when n % " + str(*Every) + " == 0, and "
-                          "blocks is " + str(*intOf(SettingId::blocks)) +
-                          ")");
+                          "global_every " +
+                          str(*Every) +
+                          ", block n is "
+                          "global when n % " +
+                          str(*Every) +
+                          " == 0, and "
+                          "blocks is " +
+                          str(*intOf(SettingId::blocks)) + ")");
         noteSetting(SettingId::global_every);
       } else if (auto M = intOf(SettingId::max_len);
                  M && RangeOk[indexOf(SettingId::max_len)] && entry(Id) &&
@@ -193,10 +200,9 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
                         "float embeddings)");
     return;
   case SettingId::eps:
-    if (auto Eps = floatOf(Id);
-        InRange && Eps &&
-        (!(static_cast<float>(*Eps) > 0) ||
-         std::isinf(static_cast<float>(*Eps))))
+    if (auto Eps = floatOf(Id); InRange && Eps &&
+                                (!(static_cast<float>(*Eps) > 0) ||
+                                 std::isinf(static_cast<float>(*Eps))))
       ruleError(Id, "eps (" + formatFloat(*Eps) +
                         ") is not a positive finite fp32 number, the "
                         "precision the model runs in");
@@ -255,7 +261,8 @@ void EncoderResolver::checkCheckpoint(CheckpointLayout Layout) {
     case FamilyNeed::Choice: {
       std::optional<unsigned> V = choiceValue(N.Key);
       if (V && *V != N.Value)
-        layoutNeeds(Layout, N.Key, Key + " = " + Info.Choices->Spellings[N.Value],
+        layoutNeeds(Layout, N.Key,
+                    Key + " = " + Info.Choices->Spellings[N.Value],
                     Key + " is " + Info.Choices->Spellings[*V]);
       break;
     }
@@ -291,7 +298,8 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
   switch (static_cast<PositionalKind>(C.Value)) {
   case PositionalKind::Rope:
     if (std::optional<unsigned> L = choiceValue(SettingId::checkpoint);
-        L && static_cast<CheckpointLayout>(*L) == CheckpointLayout::ModernBert &&
+        L &&
+        static_cast<CheckpointLayout>(*L) == CheckpointLayout::ModernBert &&
         Spec.Rope == RopeStyle::Interleaved)
       error(R, "checkpoint = modernbert needs rope style = halves (its "
                "family's rotation), but style is interleaved");

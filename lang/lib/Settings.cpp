@@ -16,7 +16,9 @@ using namespace enc;
 #define ENC_CHOICE_SET(Enum, Noun)                                             \
   static const ChoiceMeaning Enum##Meanings[] = {{nullptr, nullptr},
 #define ENC_CHOICE_MEANS(Enum, Spelling, Explanation) {Spelling, Explanation},
-#define ENC_CHOICE_SET_END(Enum) };
+#define ENC_CHOICE_SET_END(Enum)                                               \
+  }                                                                            \
+  ;
 #include "enc/lang/Settings.def"
 
 #define ENC_CHOICE_SET(Enum, Noun)                                             \
@@ -28,13 +30,17 @@ using namespace enc;
 #include "enc/lang/Settings.def"
 
 namespace {
-#define ENC_REQUIRED DefaultSpec{DefaultSpec::Required, nullptr, nullptr, nullptr}
-#define ENC_DEFAULT(Text) DefaultSpec{DefaultSpec::Expression, Text, nullptr, nullptr}
+#define ENC_REQUIRED                                                           \
+  DefaultSpec { DefaultSpec::Required, nullptr, nullptr, nullptr }
+#define ENC_DEFAULT(Text)                                                      \
+  DefaultSpec { DefaultSpec::Expression, Text, nullptr, nullptr }
 #define ENC_TRUE_WHEN(Key, Value)                                              \
-  DefaultSpec{DefaultSpec::TrueWhen, nullptr, #Key, Value}
+  DefaultSpec { DefaultSpec::TrueWhen, nullptr, #Key, Value }
 #define ENC_ANY RangeSpec{RangeSpec::Any, 0, 0}
-#define ENC_INT_RANGE(Lo, Hi) RangeSpec{RangeSpec::IntRange, Lo, Hi}
-#define ENC_AT_LEAST(Lo) RangeSpec{RangeSpec::IntRange, Lo, INT64_MAX}
+#define ENC_INT_RANGE(Lo, Hi)                                                  \
+  RangeSpec { RangeSpec::IntRange, Lo, Hi }
+#define ENC_AT_LEAST(Lo)                                                       \
+  RangeSpec { RangeSpec::IntRange, Lo, INT64_MAX }
 #define ENC_POSITIVE RangeSpec{RangeSpec::Positive, 0, 0}
 
 template <typename E> const ChoiceSetInfo *choicesOf() {
@@ -45,8 +51,13 @@ template <> const ChoiceSetInfo *choicesOf<NoChoices>() { return nullptr; }
 const std::vector<SettingInfo> &table() {
   static const std::vector<SettingInfo> Table = {
 #define ENC_SETTING(Key, Field, Kind, Choices, Default, Range, Rule, Doc)      \
-  SettingInfo{#Key, SettingKind::Kind, choicesOf<Choices>(), Default, Range,   \
-              Rule, Doc},
+  SettingInfo{#Key,                                                            \
+              SettingKind::Kind,                                               \
+              choicesOf<Choices>(),                                            \
+              Default,                                                         \
+              Range,                                                           \
+              Rule,                                                            \
+              Doc},
 #include "enc/lang/Settings.def"
   };
   return Table;
@@ -56,11 +67,15 @@ const std::vector<SettingInfo> &argTable() {
   static const std::vector<SettingInfo> Table = {
 #define ENC_SCHEME_ARG(Enum, Enumerator, Arg, Field, Kind, Choices, Default,   \
                        Range, Rule, Doc)                                       \
-  SettingInfo{#Arg,  SettingKind::Kind,                                        \
+  SettingInfo{#Arg,                                                            \
+              SettingKind::Kind,                                               \
               choicesOf<Choices>(),                                            \
-              Default, Range,                                                  \
-              Rule,  Doc,                                                      \
-              choicesOf<Enum>(), static_cast<unsigned>(Enum::Enumerator)},
+              Default,                                                         \
+              Range,                                                           \
+              Rule,                                                            \
+              Doc,                                                             \
+              choicesOf<Enum>(),                                               \
+              static_cast<unsigned>(Enum::Enumerator)},
 #include "enc/lang/Settings.def"
   };
   return Table;
@@ -128,8 +143,8 @@ llvm::StringRef enc::closestMatch(llvm::StringRef Word,
   // Accept about one edit per three characters, as clang's typo correction.
   unsigned BestDistance = (Word.size() + 2) / 3 + 1;
   for (llvm::StringRef C : Candidates) {
-    unsigned D = Word.edit_distance(C, /*AllowReplacements=*/true,
-                                    BestDistance);
+    unsigned D =
+        Word.edit_distance(C, /*AllowReplacements=*/true, BestDistance);
     if (D < BestDistance) {
       BestDistance = D;
       Best = C;
@@ -182,17 +197,17 @@ bool enc::isCOrCxxKeyword(llvm::StringRef Name) {
       "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof",
       "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn",
       "_Static_assert", "_Thread_local", "alignas", "alignof", "bool",
-      "constexpr", "false", "nullptr", "static_assert", "thread_local",
-      "true", "typeof", "typeof_unqual", "_BitInt", "_Decimal32",
-      "_Decimal64", "_Decimal128",
+      "constexpr", "false", "nullptr", "static_assert", "thread_local", "true",
+      "typeof", "typeof_unqual", "_BitInt", "_Decimal32", "_Decimal64",
+      "_Decimal128",
       // C++20 (and the alternative tokens)
-      "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t",
-      "char16_t", "char32_t", "class", "compl", "concept", "consteval",
-      "constinit", "const_cast", "co_await", "co_return", "co_yield",
-      "decltype", "delete", "dynamic_cast", "explicit", "export", "friend",
-      "mutable", "namespace", "new", "noexcept", "not", "not_eq", "operator",
-      "or", "or_eq", "private", "protected", "public", "reinterpret_cast",
-      "requires", "static_cast", "template", "this", "throw", "try",
-      "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq"};
+      "and", "and_eq", "asm", "bitand", "bitor", "catch", "char8_t", "char16_t",
+      "char32_t", "class", "compl", "concept", "consteval", "constinit",
+      "const_cast", "co_await", "co_return", "co_yield", "decltype", "delete",
+      "dynamic_cast", "explicit", "export", "friend", "mutable", "namespace",
+      "new", "noexcept", "not", "not_eq", "operator", "or", "or_eq", "private",
+      "protected", "public", "reinterpret_cast", "requires", "static_cast",
+      "template", "this", "throw", "try", "typeid", "typename", "using",
+      "virtual", "wchar_t", "xor", "xor_eq"};
   return Keywords.contains(Name);
 }

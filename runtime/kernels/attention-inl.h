@@ -63,11 +63,11 @@ using VF = hn::Vec<DF>;
 // kSumVecs vectors of columns at a time. kRows x vectors accumulators, plus
 // the vectors of one K or V row and one broadcast, fit the register file.
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-constexpr size_t kRows = 6;      // 6 x 4 = 24 accumulators + 4 + 1 of 32 zmm
+constexpr size_t kRows = 6;       // 6 x 4 = 24 accumulators + 4 + 1 of 32 zmm
 constexpr size_t kScoreVecs = 4;  // 64 keys
 constexpr size_t kSumVecs = 4;    // 64 columns: a BERT head in one pass
 #else
-constexpr size_t kRows = 6;      // 6 x 2 = 12 accumulators + 2 + 1 of 16
+constexpr size_t kRows = 6;  // 6 x 2 = 12 accumulators + 2 + 1 of 16
 constexpr size_t kScoreVecs = 2;
 constexpr size_t kSumVecs = 2;
 #endif
@@ -174,11 +174,13 @@ HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t ldp,
     for (size_t q = 0; q < kV; ++q) v[q] = hn::Load(d, vp + q * N);
     for (size_t r = 0; r < kRows; ++r) {
       const VF pr = hn::Set(d, P[r * ldp + j]);
-      for (size_t q = 0; q < kV; ++q) acc[r][q] = hn::MulAdd(pr, v[q], acc[r][q]);
+      for (size_t q = 0; q < kV; ++q)
+        acc[r][q] = hn::MulAdd(pr, v[q], acc[r][q]);
     }
   }
   for (size_t r = 0; r < kRows; ++r) {
-    for (size_t q = 0; q < kV; ++q) hn::Store(acc[r][q], d, O + r * ldo + q * N);
+    for (size_t q = 0; q < kV; ++q)
+      hn::Store(acc[r][q], d, O + r * ldo + q * N);
   }
 }
 
@@ -189,7 +191,8 @@ HWY_INLINE size_t ScoreUpTo(size_t n, const float* HWY_RESTRICT Q, size_t dkp,
                             const float* HWY_RESTRICT Kp, size_t kp_stride,
                             size_t dk, float* HWY_RESTRICT S, size_t lds) {
   if constexpr (kSV > 1) {
-    if (n < kSV) return ScoreUpTo<kSV - 1>(n, Q, dkp, Kp, kp_stride, dk, S, lds);
+    if (n < kSV)
+      return ScoreUpTo<kSV - 1>(n, Q, dkp, Kp, kp_stride, dk, S, lds);
   }
   ScoreBlock<kSV>(Q, dkp, Kp, kp_stride, dk, S, lds);
   return kSV;
@@ -237,8 +240,9 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   // NAME_forward_attention: this (b, h)'s [seq_len, seq_len] probabilities,
   // zero but for the valid rows' visible keys, written as they are found.
   const size_t S = static_cast<size_t>(a.seq_len);
-  float* probs =
-      p.probs == nullptr ? nullptr : p.probs + (b * p.heads + h) * int64_t(S * S);
+  float* probs = p.probs == nullptr
+                     ? nullptr
+                     : p.probs + (b * p.heads + h) * int64_t(S * S);
   if (probs != nullptr) std::fill(probs, probs + S * S, 0.0f);
   if (L == 0) return;
 
@@ -254,7 +258,8 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const size_t full_cols = dkp / kW * kW;
   const bool rel = p.rel_bucket != nullptr;
   const size_t rel_len = rel ? 3 * Lj : 0;
-  const size_t kt_size = dk * Lj, vs_size = L * dkp, t_size = kTransposeRows * dkp;
+  const size_t kt_size = dk * Lj, vs_size = L * dkp,
+               t_size = kTransposeRows * dkp;
   const size_t q_size = kRows * dkp, s_size = kRows * ld, o_size = kRows * dkp;
   float* buf =
       Scratch(kt_size + vs_size + q_size + s_size + o_size + t_size + rel_len);
@@ -326,8 +331,8 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   float inv_sum[kRows];
   for (size_t i0 = 0; i0 < L; i0 += kRows) {
     const size_t rows = std::min(kRows, L - i0);
-    const KeyRange keys = local ? LocalKeys(L, i0, i0 + rows, half)
-                                : KeyRange{0, L};
+    const KeyRange keys =
+        local ? LocalKeys(L, i0, i0 + rows, half) : KeyRange{0, L};
     // The whole vectors of keys that cover [keys.lo, keys.hi): every key
     // block for a global block, vectors from the block's edges for a local
     // one (scores past L are 0 in Kp's padding and masked below).
@@ -350,9 +355,10 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       if (p.alibi_slopes != nullptr) {
         const VF vi = hn::Set(d, static_cast<float>(i));
         for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
-          const VF dist =
-              hn::Abs(hn::Sub(hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
-          hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, s + j0)), d, s + j0);
+          const VF dist = hn::Abs(
+              hn::Sub(hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
+          hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, s + j0)), d,
+                    s + j0);
         }
       }
       if (rel) {
@@ -369,7 +375,8 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       inv_sum[r] = SoftmaxRow(s + j_begin, j_end - j_begin);
       if (probs != nullptr) {
         float* row = probs + i * S;
-        for (size_t j = j_begin; j < std::min(j_end, L); ++j) row[j] = s[j] * inv_sum[r];
+        for (size_t j = j_begin; j < std::min(j_end, L); ++j)
+          row[j] = s[j] * inv_sum[r];
       }
     }
     size_t c0 = 0;

@@ -63,14 +63,18 @@ HWY_AFTER_NAMESPACE();
 
 namespace enc {
 ENC_EXPORT(Attention);
-static void RunAttention(AttentionArgs& a) { ENC_DYNAMIC_DISPATCH(Attention)(a); }
+static void RunAttention(AttentionArgs& a) {
+  ENC_DYNAMIC_DISPATCH(Attention)(a);
+}
 
 static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
   const char* fn = "enc_attention";
   if (p == nullptr) return Fail(ENC_ERR_INPUT, "%s: params is NULL", fn);
-  if (p->heads < 1) return Fail(ENC_ERR_INPUT, "%s: heads (%d) < 1", fn, p->heads);
+  if (p->heads < 1)
+    return Fail(ENC_ERR_INPUT, "%s: heads (%d) < 1", fn, p->heads);
   if (p->d_k < 1) return Fail(ENC_ERR_INPUT, "%s: d_k (%d) < 1", fn, p->d_k);
-  if (p->max_len < 1) return Fail(ENC_ERR_INPUT, "%s: max_len (%d) < 1", fn, p->max_len);
+  if (p->max_len < 1)
+    return Fail(ENC_ERR_INPUT, "%s: max_len (%d) < 1", fn, p->max_len);
   if (static_cast<int64_t>(p->heads) * p->d_k > (int64_t{1} << 30)) {
     return Fail(ENC_ERR_INPUT, "%s: heads * d_k (%d * %d) is too large", fn,
                 p->heads, p->d_k);
@@ -91,28 +95,31 @@ static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
     case ENC_ROPE_HALVES:
     case ENC_ROPE_INTERLEAVED:
       if (p->d_k % 2 != 0) {
-        return Fail(ENC_ERR_INPUT, "%s: RoPE needs an even d_k, got %d", fn, p->d_k);
+        return Fail(ENC_ERR_INPUT, "%s: RoPE needs an even d_k, got %d", fn,
+                    p->d_k);
       }
       if (p->rope_cos == nullptr || p->rope_sin == nullptr) {
-        return Fail(ENC_ERR_INPUT, "%s: RoPE needs rope_cos and rope_sin tables", fn);
+        return Fail(ENC_ERR_INPUT,
+                    "%s: RoPE needs rope_cos and rope_sin tables", fn);
       }
       break;
     default:
-      return Fail(ENC_ERR_INPUT, "%s: unknown rope_style %d", fn, p->rope_style);
+      return Fail(ENC_ERR_INPUT, "%s: unknown rope_style %d", fn,
+                  p->rope_style);
   }
   if (p->rel_bucket != nullptr) {
     if (p->rel_table == nullptr) {
       return Fail(ENC_ERR_INPUT, "%s: rel_bucket given without rel_table", fn);
     }
     if (p->rel_buckets < 1) {
-      return Fail(ENC_ERR_INPUT, "%s: rel_buckets (%d) < 1", fn, p->rel_buckets);
+      return Fail(ENC_ERR_INPUT, "%s: rel_buckets (%d) < 1", fn,
+                  p->rel_buckets);
     }
     const int64_t n = 2 * static_cast<int64_t>(p->max_len) - 1;
     for (int64_t t = 0; t < n; ++t) {
       if (p->rel_bucket[t] < 0 || p->rel_bucket[t] >= p->rel_buckets) {
-        return Fail(ENC_ERR_INPUT,
-                    "%s: rel_bucket[%lld] = %d is outside 0..%d", fn,
-                    (long long)t, p->rel_bucket[t], p->rel_buckets - 1);
+        return Fail(ENC_ERR_INPUT, "%s: rel_bucket[%lld] = %d is outside 0..%d",
+                    fn, (long long)t, p->rel_bucket[t], p->rel_buckets - 1);
       }
     }
   }
@@ -129,11 +136,15 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
   const char* fn = "enc_attention";
   if (enc_status s = enc::ApplyTargetCap()) return s;
   if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
-  if (seq_len < 1) return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
+  if (seq_len < 1)
+    return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
   if (enc_status s = enc::CheckParams(params, seq_len)) return s;
   if (q == nullptr || k == nullptr || v == nullptr || out == nullptr) {
     return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
-                q == nullptr ? "q" : k == nullptr ? "k" : v == nullptr ? "v" : "out");
+                q == nullptr   ? "q"
+                : k == nullptr ? "k"
+                : v == nullptr ? "v"
+                               : "out");
   }
   const int64_t d_model = static_cast<int64_t>(params->heads) * params->d_k;
   if (ld_in < d_model) {

@@ -39,9 +39,8 @@ HWY_INLINE void ActivationRowsOf(int64_t rows, int64_t d, const float* x,
   }
 }
 
-inline void ActivationRows(int32_t act, int64_t rows, int64_t d,
-                           const float* x, int64_t ld_x, float* y,
-                           int64_t ld_y) {
+inline void ActivationRows(int32_t act, int64_t rows, int64_t d, const float* x,
+                           int64_t ld_x, float* y, int64_t ld_y) {
   WithActivation(act, [&](auto kind) {
     ActivationRowsOf<decltype(kind)::value>(rows, d, x, ld_x, y, ld_y);
   });
@@ -50,9 +49,8 @@ inline void ActivationRows(int32_t act, int64_t rows, int64_t d,
 // y = op(a, b) over rows, op being Add or Mul (its vector and scalar forms).
 template <class VecOp, class ScalarOp>
 HWY_INLINE void BinaryRows(int64_t rows, int64_t d, const float* a,
-                           int64_t ld_a, const float* b, int64_t ld_b,
-                           float* y, int64_t ld_y, VecOp vec_op,
-                           ScalarOp scalar_op) {
+                           int64_t ld_a, const float* b, int64_t ld_b, float* y,
+                           int64_t ld_y, VecOp vec_op, ScalarOp scalar_op) {
   const hn::ScalableTag<float> df;
   const int64_t n = static_cast<int64_t>(hn::Lanes(df));
   for (int64_t r = 0; r < rows; ++r) {

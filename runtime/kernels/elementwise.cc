@@ -81,7 +81,8 @@ void RunBinaryTask(void* ctx, int64_t begin, int64_t end) {
 
 enc_status CheckRows(const char* fn, int64_t rows, int64_t d, int64_t ld_y,
                      const float* y) {
-  if (rows < 0) return Fail(ENC_ERR_INPUT, "%s: rows (%lld) < 0", fn, (long long)rows);
+  if (rows < 0)
+    return Fail(ENC_ERR_INPUT, "%s: rows (%lld) < 0", fn, (long long)rows);
   if (d < 1) return Fail(ENC_ERR_INPUT, "%s: d (%lld) < 1", fn, (long long)d);
   if (y == nullptr) return Fail(ENC_ERR_INPUT, "%s: y is NULL", fn);
   if (ld_y < d) {
@@ -100,8 +101,9 @@ enc_status BinaryRows(const char* fn, bool mul, int64_t rows, int64_t d,
     return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn, a == nullptr ? "a" : "b");
   }
   if (ld_a < d || ld_b < d) {
-    return Fail(ENC_ERR_INPUT, "%s: ld_a (%lld) and ld_b (%lld) must be >= d (%lld)",
-                fn, (long long)ld_a, (long long)ld_b, (long long)d);
+    return Fail(ENC_ERR_INPUT,
+                "%s: ld_a (%lld) and ld_b (%lld) must be >= d (%lld)", fn,
+                (long long)ld_a, (long long)ld_b, (long long)d);
   }
   BinaryTask task{mul, d, a, ld_a, b, ld_b, y, ld_y};
   enc_parallel_for(rows, 16, RunBinaryTask, &task);
@@ -120,7 +122,8 @@ extern "C" enc_status enc_activation_rows(int32_t act, int64_t rows, int64_t d,
   }
   if (enc_status s = enc::CheckRows(fn, rows, d, ld_y, y)) return s;
   if (x == nullptr) return Fail(ENC_ERR_INPUT, "%s: x is NULL", fn);
-  if (ld_x < d) return Fail(ENC_ERR_INPUT, "%s: ld_x (%lld) < d", fn, (long long)ld_x);
+  if (ld_x < d)
+    return Fail(ENC_ERR_INPUT, "%s: ld_x (%lld) < d", fn, (long long)ld_x);
   enc::ActTask task{act, d, x, ld_x, y, ld_y};
   enc_parallel_for(rows, 16, enc::RunActTask, &task);
   return ENC_OK;

@@ -31,7 +31,8 @@ static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
                               int64_t pos_rows, int64_t d, const float* out,
                               int64_t ld_out) {
   if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
-  if (seq_len < 1) return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
+  if (seq_len < 1)
+    return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
   if (d < 1) return Fail(ENC_ERR_INPUT, "%s: d (%lld) < 1", fn, (long long)d);
   if (out == nullptr) return Fail(ENC_ERR_INPUT, "%s: out is NULL", fn);
   if (ld_out < d) {
@@ -59,7 +60,8 @@ extern "C" enc_status enc_embed_tokens(
     return s;
   }
   if (ids == nullptr) return Fail(ENC_ERR_INPUT, "%s: ids is NULL", fn);
-  if (tok_table == nullptr) return Fail(ENC_ERR_INPUT, "%s: tok_table is NULL", fn);
+  if (tok_table == nullptr)
+    return Fail(ENC_ERR_INPUT, "%s: tok_table is NULL", fn);
   if (vocab < 1) return Fail(ENC_ERR_INPUT, "%s: vocab (%d) < 1", fn, vocab);
   if (type_table != nullptr && type_vocab < 1) {
     return Fail(ENC_ERR_INPUT, "%s: type_vocab (%d) < 1", fn, type_vocab);
@@ -108,9 +110,8 @@ extern "C" enc_status enc_embed_tokens(
 extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
                                        const float* in, int64_t ld_in,
                                        const int32_t* lengths,
-                                       const float* pos_table,
-                                       int64_t pos_rows, int64_t d, float* out,
-                                       int64_t ld_out) {
+                                       const float* pos_table, int64_t pos_rows,
+                                       int64_t d, float* out, int64_t ld_out) {
   using enc::Fail;
   const char* fn = "enc_embed_floats";
   if (enc_status s = enc::CheckCommon(fn, batch, seq_len, lengths, pos_table,

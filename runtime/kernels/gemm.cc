@@ -89,8 +89,7 @@ enc_status CheckArgs(const char* fn, int64_t m, const float* x, int64_t ldx,
 // up).
 enc_status Run(const char* fn, const GemmArgs& args, const enc_packed_b& w,
                int products) {
-  if (!RunFormat(args, w.layout, args.m, args.n * products, args.k,
-                 w.panels)) {
+  if (!RunFormat(args, w.layout, args.m, args.n * products, args.k, w.panels)) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate the partial sums", fn);
   }
   return ENC_OK;
@@ -138,8 +137,8 @@ extern "C" enc_status enc_gemm(int64_t m, const float* x, int64_t ldx,
     case ENC_PRECISION_BF16:
       return enc::GemmBf16(m, x, ldx, w, bias, act, residual, ldr, y, ldy);
   }
-  const enc::GemmArgs args{{bias, act, residual, ldr, y, ldy},
-                           m, n, k, x, ldx, w->data, nullptr};
+  const enc::GemmArgs args{
+      {bias, act, residual, ldr, y, ldy}, m, n, k, x, ldx, w->data, nullptr};
   return enc::Run(fn, args, *w, 1);
 }
 
@@ -151,8 +150,8 @@ extern "C" enc_status enc_gemm_gated(int64_t m, const float* x, int64_t ldx,
   const char* fn = "enc_gemm_gated";
   const enc_packed_b* packed = w != nullptr ? &w->packed : nullptr;
   bool done = false;
-  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, packed, enc::EnumArg(act),
-                                     y, ldy, &done)) {
+  if (enc_status s = enc::CheckArgs(fn, m, x, ldx, packed, enc::EnumArg(act), y,
+                                    ldy, &done)) {
     return s;
   }
   if (done) return ENC_OK;
@@ -160,7 +159,13 @@ extern "C" enc_status enc_gemm_gated(int64_t m, const float* x, int64_t ldx,
     return enc::Fail(ENC_ERR_INPUT, "%s: w is not a packed gated matrix", fn);
   }
   const enc::GemmArgs args{{bias_gate, act, nullptr, 0, y, ldy},
-                           m, packed->n, packed->k, x, ldx, packed->data, bias_up};
+                           m,
+                           packed->n,
+                           packed->k,
+                           x,
+                           ldx,
+                           packed->data,
+                           bias_up};
   return enc::Run(fn, args, *packed, 2);
 }
 #endif  // HWY_ONCE

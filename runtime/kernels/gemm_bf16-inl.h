@@ -134,7 +134,8 @@ HWY_INLINE void Step(const V (&w)[kVecs], const float* HWY_RESTRICT const* x,
   const D d;
   for (size_t r = 0; r < kRows; ++r) {
     const V xr = hn::Set(d, x[r][kk]);
-    for (size_t v = 0; v < kVecs; ++v) acc[r][v] = hn::MulAdd(xr, w[v], acc[r][v]);
+    for (size_t v = 0; v < kVecs; ++v)
+      acc[r][v] = hn::MulAdd(xr, w[v], acc[r][v]);
   }
 }
 
@@ -182,8 +183,8 @@ HWY_NOINLINE void RowTileWiden(const TileIo& t) {
 // full: the target's helpers inline into it); called only when the CPU has it
 // (CpuHasAvx512Bf16).
 template <class Epi, size_t kRows>
-__attribute__((target(HWY_TARGET_STR ",avx512bf16"))) HWY_NOINLINE void RowTileDot(
-    const TileIo& t) {
+__attribute__((target(HWY_TARGET_STR ",avx512bf16"))) HWY_NOINLINE void
+RowTileDot(const TileIo& t) {
   const D d;
   const int64_t pairs = (t.kc + 1) / 2;
   HWY_ALIGN uint32_t xb[kRows][kMaxDotPairs];
@@ -272,12 +273,12 @@ Bf16Kernel GetBf16Kernel(bool widen_only) {
   k.rows = static_cast<int64_t>(bf16_detail::kMr);
   k.dot = false;
   k.block = &gemm_detail::RunWithActivation<bf16_detail::Bf16Format<false>,
-                                              gemm_detail::BiasActResidual>;
+                                            gemm_detail::BiasActResidual>;
 #if ENC_GEMM_BF16_DOT
   if (!widen_only && CpuHasAvx512Bf16()) {
     k.dot = true;
     k.block = &gemm_detail::RunWithActivation<bf16_detail::Bf16Format<true>,
-                                                gemm_detail::BiasActResidual>;
+                                              gemm_detail::BiasActResidual>;
   }
 #else
   (void)widen_only;

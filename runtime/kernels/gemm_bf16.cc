@@ -41,12 +41,15 @@ bool DetectAvx512Bf16() {
 #if HWY_ARCH_X86
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid_count(7, 0, &a, &b, &c, &d) || a < 1) return false;
-  if (!__get_cpuid_count(7, 1, &a, &b, &c, &d) || !(a & (1u << 5))) return false;
-  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return false;  // OSXSAVE
+  if (!__get_cpuid_count(7, 1, &a, &b, &c, &d) || !(a & (1u << 5)))
+    return false;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27)))
+    return false;  // OSXSAVE
   uint32_t xcr0_lo, xcr0_hi;
   __asm__("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
   (void)xcr0_hi;
-  constexpr uint32_t kAvx512State = 0xE6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+  constexpr uint32_t kAvx512State =
+      0xE6;  // SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
   return (xcr0_lo & kAvx512State) == kAvx512State;
 #else
   return false;
@@ -150,10 +153,10 @@ enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
       b.kpairs != (w->k + 1) / 2) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a bf16 packed matrix");
   }
-  const Bf16Args args{{bias, act, residual, ldr, y, ldy}, m, w->n, w->k, x,
-                      ldx, b.data};
-  RunFormat(args, static_cast<const FormatKernel<Bf16Args>&>(b.kernel), m,
-            w->n, w->k, w->panels);
+  const Bf16Args args{
+      {bias, act, residual, ldr, y, ldy}, m, w->n, w->k, x, ldx, b.data};
+  RunFormat(args, static_cast<const FormatKernel<Bf16Args>&>(b.kernel), m, w->n,
+            w->k, w->panels);
   return ENC_OK;
 }
 

@@ -22,7 +22,8 @@ namespace enc {
 inline uint16_t Bf16Bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof u);
-  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>(u >> 16 | 0x40);
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u)
+    return static_cast<uint16_t>(u >> 16 | 0x40);
   u += 0x7FFFu + (u >> 16 & 1u);
   return static_cast<uint16_t>(u >> 16);
 }

@@ -97,11 +97,11 @@ struct BiasActResidual : FinishInGroups<BiasActResidual<kAct>> {
   static constexpr size_t kOutCols = Shape::kPanel;
 
   template <size_t kRows>
-  static HWY_INLINE void Init(D d, const TileView& t,
-                              V (&acc)[kRows][kVecs]) {
+  static HWY_INLINE void Init(D d, const TileView& t, V (&acc)[kRows][kVecs]) {
     for (size_t v = 0; v < kVecs; ++v) {
-      const V b = kAct == ENC_ACT_NONE && t.bias ? LoadCols(d, t.bias, v, t.cols)
-                                                 : hn::Zero(d);
+      const V b = kAct == ENC_ACT_NONE && t.bias
+                      ? LoadCols(d, t.bias, v, t.cols)
+                      : hn::Zero(d);
       for (size_t r = 0; r < kRows; ++r) acc[r][v] = b;
     }
     if (kAct == ENC_ACT_NONE && t.res) {
@@ -147,9 +147,9 @@ struct BiasActResidual : FinishInGroups<BiasActResidual<kAct>> {
       for (size_t v = 0; v < kVecs; ++v) {
         V x = o[r - kR0][v];
         if (kAct != ENC_ACT_NONE && t.res) {
-          x = hn::Add(x, LoadVec<kFull>(
-                             d, t.res + static_cast<int64_t>(r) * t.ldr, v,
-                             t.cols));
+          x = hn::Add(
+              x, LoadVec<kFull>(d, t.res + static_cast<int64_t>(r) * t.ldr, v,
+                                t.cols));
         }
         StoreVec<kFull>(x, d, y, v, t.cols);
       }

@@ -2,8 +2,8 @@
 // quantization of X, the int8 product of one group of 4 K steps as the
 // target's instructions compute it, and the register tile over the packed
 // int8 panels of kernels/gemm_int8.h: the int8 format of the one GEMM driver
-// (kernels/gemm_driver-inl.h), which walks the blocks. The epilogue is the fp32 GEMM's
-// (kernels/gemm_epilogue-inl.h), fed with the dequantized accumulators.
+// (kernels/gemm_driver-inl.h), which walks the blocks. The epilogue is the fp32
+// GEMM's (kernels/gemm_epilogue-inl.h), fed with the dequantized accumulators.
 //
 // Products, per target:
 //   AVX2, SSSE3, SSE4  vpsignb (the sign of x moved onto w), vpmaddubsw
@@ -65,8 +65,9 @@ constexpr size_t kGroupBytes = kVecs * kVecBytes;
 // One group of 4 K steps: Step(acc, w, x) adds, in each int32 lane j, the
 // dot product of the lane's 4 weight bytes with the 4 bytes of X that
 // Broadcast took (with their absolute values, which QuantizeRows stored:
-// a broadcast from memory costs a load, not an ALU operation). kOffset: Step multiplies x + kOffset instead of x, and the
-// epilogue subtracts kOffset * (the column's sum of w).
+// a broadcast from memory costs a load, not an ALU operation). kOffset: Step
+// multiplies x + kOffset instead of x, and the epilogue subtracts kOffset *
+// (the column's sum of w).
 #if HWY_TARGET == HWY_AVX3_DL
 // 32 zmm: 8 x 3 accumulators + 3 weights + 1 broadcast.
 constexpr size_t kRows = 8;
@@ -86,7 +87,9 @@ struct Product {
   // avx512vnni, which the intrinsic needs.
   HWY_INLINE VI Step(VI acc, __m512i w) const {
     __m512i sum = acc.raw;
-    asm("vpdpbusd %[w], %[u], %[sum]" : [sum] "+v"(sum) : [u] "v"(u), [w] "v"(w));
+    asm("vpdpbusd %[w], %[u], %[sum]"
+        : [sum] "+v"(sum)
+        : [u] "v"(u), [w] "v"(w));
     return VI{sum};
   }
 };
@@ -96,8 +99,8 @@ struct Product {
 constexpr size_t kRows = 8;
 struct Product {
   static constexpr int32_t kOffset = 0;
-  __m512i abs;     // |x| as u8 (at most 127)
-  __mmask64 neg;   // bytes where x < 0
+  __m512i abs;    // |x| as u8 (at most 127)
+  __mmask64 neg;  // bytes where x < 0
   static HWY_INLINE Product Broadcast(const int8_t* x, const int8_t* x_abs) {
     int32_t bytes, abs_bytes;
     std::memcpy(&bytes, x, sizeof(bytes));
@@ -112,8 +115,8 @@ struct Product {
     const __m512i signed_w =
         _mm512_mask_sub_epi8(w, neg, _mm512_setzero_si512(), w);
     const __m512i pairs = _mm512_maddubs_epi16(abs, signed_w);
-    return VI{_mm512_add_epi32(
-        acc.raw, _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)))};
+    return VI{_mm512_add_epi32(acc.raw,
+                               _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)))};
   }
 };
 #elif HWY_TARGET == HWY_AVX2
@@ -134,8 +137,8 @@ struct Product {
   }
   HWY_INLINE VI Step(VI acc, __m256i w) const {
     const __m256i pairs = _mm256_maddubs_epi16(abs, _mm256_sign_epi8(w, x));
-    return VI{_mm256_add_epi32(
-        acc.raw, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))};
+    return VI{_mm256_add_epi32(acc.raw,
+                               _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))};
   }
 };
 #elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
@@ -189,12 +192,12 @@ static_assert(kPanel <= kMaxGemmPanel, "pack.cc's panels are bounded");
 // One call of the tile: rows [0, kRows') of a row tile across panels
 // [0, panels) of a chunk.
 struct TileIo {
-  const int8_t* x;  // X quantized, at row 0 of the tile
-  int64_t ldx;      // bytes per quantized row
+  const int8_t* x;     // X quantized, at row 0 of the tile
+  int64_t ldx;         // bytes per quantized row
   int64_t abs_offset;  // bytes from x to |x|
   const float* x_scale;
-  const int8_t* w;  // the chunk's first panel
-  int64_t w_stride; // bytes from one panel to the next
+  const int8_t* w;   // the chunk's first panel
+  int64_t w_stride;  // bytes from one panel to the next
   int64_t groups;
   const float* w_scale;  // at column 0 of the first panel
   const int32_t* w_sum;
@@ -228,7 +231,8 @@ HWY_NOINLINE void RowTile(const TileIo& t) {
                       line);
       }
       decltype(Product::Load(b)) w[kVecs];
-      for (size_t v = 0; v < kVecs; ++v) w[v] = Product::Load(b + v * kVecBytes);
+      for (size_t v = 0; v < kVecs; ++v)
+        w[v] = Product::Load(b + v * kVecBytes);
       for (size_t r = 0; r < kTileRows; ++r) {
         const int8_t* xg = x[r] + g * kInt8Group;
         const Product xr = Product::Broadcast(xg, xg + t.abs_offset);
@@ -251,9 +255,8 @@ HWY_NOINLINE void RowTile(const TileIo& t) {
     Epi::template Init<kTileRows>(d, view, out);
     for (size_t v = 0; v < kVecs; ++v) {
       const V w_scale = hn::LoadU(d, t.w_scale + c0 + v * kLanes);
-      const VI offset =
-          hn::Mul(hn::Set(di, Product::kOffset),
-                  hn::LoadU(di, t.w_sum + c0 + v * kLanes));
+      const VI offset = hn::Mul(hn::Set(di, Product::kOffset),
+                                hn::LoadU(di, t.w_sum + c0 + v * kLanes));
       for (size_t r = 0; r < kTileRows; ++r) {
         const V exact = hn::ConvertTo(d, hn::Sub(acc[r][v], offset));
         out[r][v] = hn::MulAdd(hn::Mul(exact, w_scale),
@@ -306,10 +309,11 @@ struct Int8Format {
 
 // This target's int8 GEMM and the packed layout it reads.
 Int8Kernel GetInt8Kernel() {
-  return Int8Kernel{HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
-                    static_cast<int64_t>(gemm_int8::kRows),
-                    &gemm_detail::RunWithActivation<gemm_int8::Int8Format,
-                                                    gemm_detail::BiasActResidual>};
+  return Int8Kernel{
+      HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
+      static_cast<int64_t>(gemm_int8::kRows),
+      &gemm_detail::RunWithActivation<gemm_int8::Int8Format,
+                                      gemm_detail::BiasActResidual>};
 }
 
 // Rows [r0, r1) of X [.., k] (row stride ldx) quantized to s8, each with its
@@ -354,8 +358,9 @@ void QuantizeRows(const float* x, int64_t ldx, int64_t k, int64_t r0,
     for (; i < k; ++i) {
       const float v = std::nearbyint(row[i] * inv);
       out[i] = static_cast<int8_t>(
-          std::isnan(v) ? -kInt8Max
-                        : std::min<float>(kInt8Max, std::max<float>(-kInt8Max, v)));
+          std::isnan(v)
+              ? -kInt8Max
+              : std::min<float>(kInt8Max, std::max<float>(-kInt8Max, v)));
     }
     for (; i < ldq; ++i) out[i] = 0;
     if (abs_offset > 0) {
@@ -365,7 +370,8 @@ void QuantizeRows(const float* x, int64_t ldx, int64_t k, int64_t r0,
       for (i = 0; i + bytes <= ldq; i += bytes) {
         hn::StoreU(hn::Abs(hn::LoadU(d8full, out + i)), d8full, abs + i);
       }
-      for (; i < ldq; ++i) abs[i] = static_cast<int8_t>(out[i] < 0 ? -out[i] : out[i]);
+      for (; i < ldq; ++i)
+        abs[i] = static_cast<int8_t>(out[i] < 0 ? -out[i] : out[i]);
     }
   }
 }

@@ -40,7 +40,9 @@ namespace {
 
 constexpr int64_t kAlign = 64;
 
-int64_t RoundUp(int64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+int64_t RoundUp(int64_t bytes) {
+  return (bytes + kAlign - 1) / kAlign * kAlign;
+}
 
 // ---- Packing -------------------------------------------------------------
 
@@ -221,13 +223,25 @@ enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
   }
   // The quantization is a small fraction of the product: rows in blocks of
   // 16 on the pool.
-  QuantizeArgs qa{x,   ldx, w->k, quantized.rows(), ldq, quantized.scales(),
+  QuantizeArgs qa{x,
+                  ldx,
+                  w->k,
+                  quantized.rows(),
+                  ldq,
+                  quantized.scales(),
                   quantized.abs_offset()};
   enc_parallel_for(m, 16, &QuantizeTask, &qa);
   const Int8Args args{{bias, act, residual, ldr, y, ldy},
-                      m, w->n, w->k, q.groups, quantized.rows(),
-                      quantized.abs_offset(), quantized.scales(), q.panels,
-                      q.scales, q.sums};
+                      m,
+                      w->n,
+                      w->k,
+                      q.groups,
+                      quantized.rows(),
+                      quantized.abs_offset(),
+                      quantized.scales(),
+                      q.panels,
+                      q.scales,
+                      q.sums};
   RunFormat(args, q.kernel, m, w->n, w->k, w->panels);
   return ENC_OK;
 }

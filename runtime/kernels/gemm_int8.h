@@ -28,13 +28,13 @@ inline constexpr int64_t kInt8Group = 4;
 // One call, validated, with X already quantized.
 struct Int8Args : GemmOutputArgs {
   int64_t m, n, k;
-  int64_t groups;         // K / kInt8Group, rounded up
-  const int8_t* xq;       // [m, groups * kInt8Group], zero past k
-  int64_t abs_offset;     // bytes from xq to |xq|, stored alike
-  const float* x_scale;   // [m]
-  const int8_t* w;        // packed panels
-  const float* w_scale;   // [panels * panel], 0 past n
-  const int32_t* w_sum;   // [panels * panel]: sum over k of the row's s8
+  int64_t groups;        // K / kInt8Group, rounded up
+  const int8_t* xq;      // [m, groups * kInt8Group], zero past k
+  int64_t abs_offset;    // bytes from xq to |xq|, stored alike
+  const float* x_scale;  // [m]
+  const int8_t* w;       // packed panels
+  const float* w_scale;  // [panels * panel], 0 past n
+  const int32_t* w_sum;  // [panels * panel]: sum over k of the row's s8
 };
 
 // The int8 GEMM of one Highway target and the layout it reads.

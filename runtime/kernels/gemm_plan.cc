@@ -46,7 +46,8 @@ GemmBlocking BlockingFor(const GemmCosts& c, int64_t k, int64_t rows) {
   const CacheSizes& cache = GetCacheSizes();
   GemmBlocking b;
   if (c.blocks_k) {
-    int64_t kc_max = std::max<int64_t>(64, cache.l1d / 2 / (c.tile_rows * c.x_bytes));
+    int64_t kc_max =
+        std::max<int64_t>(64, cache.l1d / 2 / (c.tile_rows * c.x_bytes));
     if (c.max_kc > 0) kc_max = std::min(kc_max, c.max_kc);
     const int64_t k_blocks = (k + kc_max - 1) / kc_max;
     b.kc = (k + k_blocks - 1) / k_blocks;

@@ -52,7 +52,8 @@ struct WeightRows {
   static constexpr int32_t kMaxParts = 3;
   int32_t num_parts;
   const float* parts[kMaxParts];
-  int64_t first_row[kMaxParts + 1];  // part i: rows [first_row[i], first_row[i+1])
+  int64_t
+      first_row[kMaxParts + 1];  // part i: rows [first_row[i], first_row[i+1])
   int64_t n, k;
 
   const float* Row(int64_t r) const {

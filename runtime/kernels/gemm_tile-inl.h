@@ -75,11 +75,11 @@ constexpr size_t kLineFloats = 64 / sizeof(float);
 struct TileView {
   float* y;  // (row 0, column 0) of the tile
   int64_t ldy;
-  size_t cols;        // valid output columns: all of the tile's except in
-                      // a last, partial panel
-  const float* bias;  // at column 0, or null
+  size_t cols;         // valid output columns: all of the tile's except in
+                       // a last, partial panel
+  const float* bias;   // at column 0, or null
   const float* bias2;  // the gated epilogue's up bias, at column 0, or null
-  const float* res;   // at (row 0, column 0), or null
+  const float* res;    // at (row 0, column 0), or null
   int64_t ldr;
 };
 
@@ -133,7 +133,7 @@ struct PrefetchStream {
 struct RowTileIo {
   const float* x;  // X at (row 0 of the tile, k0)
   int64_t ldx;
-  const float* w;  // the chunk's first panel at row k0
+  const float* w;    // the chunk's first panel at row k0
   int64_t w_stride;  // floats from one panel to the next
   int64_t kc;
   float* y;  // Y at (row 0, output column 0 of the first panel)
@@ -141,9 +141,9 @@ struct RowTileIo {
   float* part;  // partial sums at (row 0, column 0 of the first panel)
   int64_t ldp;
   int64_t panels;
-  size_t last_cols;  // valid output columns of the last panel
-  bool first;        // the first K block: start from Epi::Init
-  bool last;         // the last K block: finish with Epi::Finish
+  size_t last_cols;    // valid output columns of the last panel
+  bool first;          // the first K block: start from Epi::Init
+  bool last;           // the last K block: finish with Epi::Finish
   const float* bias;   // at output column 0 of the first panel, or null
   const float* bias2;  // likewise (the gated epilogue's up bias), or null
   const float* res;  // at (row 0, output column 0 of the first panel), or null
@@ -200,7 +200,8 @@ HWY_NOINLINE void RowTile(const RowTileIo& t) {
         // The panel row kPrefetchRows steps ahead: past this panel's K block
         // it is the next panel's start, or harmlessly more of this one.
         for (size_t line = 0; line < kPanel; line += kLineFloats) {
-          hwy::Prefetch(b + kPrefetchRows * static_cast<int64_t>(kPanel) + line);
+          hwy::Prefetch(b + kPrefetchRows * static_cast<int64_t>(kPanel) +
+                        line);
         }
         V bv[kVecs];
         for (size_t v = 0; v < kVecs; ++v) bv[v] = hn::Load(d, b + v * kLanes);

@@ -155,8 +155,8 @@ HWY_INLINE V Gelu(D d, V x) {
   const V half = hn::Set(d, 0.5f);
   const V ax = hn::Abs(x);
   // t clamped to 9: beyond, exp(-t^2) would be a denormal (see ErfcLarge).
-  const V t = hn::Min(hn::Mul(ax, hn::Set(d, 0.70710678118654752f)),
-                      hn::Set(d, 9.0f));
+  const V t =
+      hn::Min(hn::Mul(ax, hn::Set(d, 0.70710678118654752f)), hn::Set(d, 9.0f));
   const V den = hn::MulAdd(t, half, hn::Set(d, 1.0f));
   const V r0 = hn::ApproximateReciprocal(den);
   const V s = hn::Mul(r0, hn::NegMulAdd(den, r0, hn::Set(d, 2.0f)));

@@ -95,7 +95,8 @@ HWY_NOINLINE void NormRowDouble(const NormArgs& a, const RowSrc& src,
   const double rstd = 1.0 / std::sqrt(ss / static_cast<double>(n) + a.eps);
   for (size_t i = 0; i < n; ++i) {
     const double v = (src.At(i) - mean) * rstd * a.gamma[i];
-    y[i] = static_cast<float>(a.beta != nullptr && a.kind != 1 ? v + a.beta[i] : v);
+    y[i] = static_cast<float>(a.beta != nullptr && a.kind != 1 ? v + a.beta[i]
+                                                               : v);
   }
 }
 
@@ -165,7 +166,8 @@ HWY_INLINE void NormRow(const NormArgs& a, const RowSrc& src,
     sc += tc;
   }
   float var = (s2 - sc * sc * inv_n) * inv_n;
-  if (!std::isfinite(s1) || !std::isfinite(var)) return NormRowDouble(a, src, y);
+  if (!std::isfinite(s1) || !std::isfinite(var))
+    return NormRowDouble(a, src, y);
   if (!(var > 0.0f)) var = 0.0f;
   const float rstd = 1.0f / std::sqrt(var + a.eps);
   const auto vrstd = hn::Set(d, rstd);

@@ -46,28 +46,36 @@ static void RunNorm(const NormArgs& a) { ENC_DYNAMIC_DISPATCH(NormRows)(a); }
 }  // namespace enc
 
 extern "C" enc_status enc_norm(int32_t kind, int64_t rows, int64_t d,
-                               const float* x, int64_t ld_x,
-                               const float* gamma, const float* beta, float eps,
-                               float* y, int64_t ld_y) {
+                               const float* x, int64_t ld_x, const float* gamma,
+                               const float* beta, float eps, float* y,
+                               int64_t ld_y) {
   using enc::Fail;
   if (kind != ENC_NORM_LAYER && kind != ENC_NORM_RMS) {
     return Fail(ENC_ERR_INPUT, "enc_norm: unknown norm kind %d", kind);
   }
-  if (rows < 0) return Fail(ENC_ERR_INPUT, "enc_norm: rows (%lld) < 0", (long long)rows);
+  if (rows < 0)
+    return Fail(ENC_ERR_INPUT, "enc_norm: rows (%lld) < 0", (long long)rows);
   if (d < 1) return Fail(ENC_ERR_INPUT, "enc_norm: d (%lld) < 1", (long long)d);
   if (x == nullptr || gamma == nullptr || y == nullptr) {
     return Fail(ENC_ERR_INPUT, "enc_norm: %s is NULL",
-                x == nullptr ? "x" : gamma == nullptr ? "gamma" : "y");
+                x == nullptr       ? "x"
+                : gamma == nullptr ? "gamma"
+                                   : "y");
   }
   if (kind == ENC_NORM_RMS && beta != nullptr) {
     return Fail(ENC_ERR_INPUT, "enc_norm: RMSNorm takes no beta");
   }
   if (!(eps > 0.0f) || !std::isfinite(eps)) {
-    return Fail(ENC_ERR_INPUT, "enc_norm: eps (%g) must be finite and > 0", eps);
+    return Fail(ENC_ERR_INPUT, "enc_norm: eps (%g) must be finite and > 0",
+                eps);
   }
   {
-    if (ld_x < d) return Fail(ENC_ERR_INPUT, "enc_norm: ld_x (%lld) < d (%lld)", (long long)ld_x, (long long)d);
-    if (ld_y < d) return Fail(ENC_ERR_INPUT, "enc_norm: ld_y (%lld) < d (%lld)", (long long)ld_y, (long long)d);
+    if (ld_x < d)
+      return Fail(ENC_ERR_INPUT, "enc_norm: ld_x (%lld) < d (%lld)",
+                  (long long)ld_x, (long long)d);
+    if (ld_y < d)
+      return Fail(ENC_ERR_INPUT, "enc_norm: ld_y (%lld) < d (%lld)",
+                  (long long)ld_y, (long long)d);
   }
   if (rows == 0) return ENC_OK;
   const enc::NormArgs args{kind, rows, d, x, ld_x, gamma, beta, eps, y, ld_y};

@@ -23,8 +23,8 @@ constexpr int32_t kMaxParts = enc::WeightRows::kMaxParts;
 
 struct PackArgs {
   enc::WeightRows w;  // plain: W's rows; gated: parts 0 and 1, n rows each
-  int64_t panel;  // columns per panel
-  bool gated;     // parts[0] gate, parts[1] up, interleaved by half panels
+  int64_t panel;      // columns per panel
+  bool gated;         // parts[0] gate, parts[1] up, interleaved by half panels
   float* dst;
 
   // The W row that packed column `col` holds, or null for zero padding.
@@ -69,8 +69,7 @@ enc_status PackInto(const char* fn, PackArgs& args,
                      static_cast<long long>(outputs),
                      static_cast<long long>(k));
   }
-  const size_t bytes =
-      static_cast<size_t>(panels * k * width) * sizeof(float);
+  const size_t bytes = static_cast<size_t>(panels * k * width) * sizeof(float);
   void* data = enc::AllocLarge(bytes);
   if (data == nullptr) {
     return enc::Fail(ENC_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);

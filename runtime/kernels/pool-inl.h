@@ -79,7 +79,8 @@ HWY_INLINE void MeanRows(const float* HWY_RESTRICT x, int64_t ld_x,
   }
   for (; c + N <= n; c += N) {
     auto a0 = hn::Zero(d);
-    for (int64_t r = 0; r < rows; ++r) a0 = hn::Add(a0, hn::LoadU(d, x + r * ld_x + c));
+    for (int64_t r = 0; r < rows; ++r)
+      a0 = hn::Add(a0, hn::LoadU(d, x + r * ld_x + c));
     hn::StoreU(hn::Mul(a0, vinv), d, out + c);
   }
   for (; c < n; ++c) {

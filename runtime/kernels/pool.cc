@@ -40,13 +40,19 @@ extern "C" enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
                 normalize);
   }
   if (batch < 0) return Fail(ENC_ERR_INPUT, "enc_pool: batch (%d) < 0", batch);
-  if (seq_len < 1) return Fail(ENC_ERR_INPUT, "enc_pool: seq_len (%d) < 1", seq_len);
+  if (seq_len < 1)
+    return Fail(ENC_ERR_INPUT, "enc_pool: seq_len (%d) < 1", seq_len);
   if (d < 1) return Fail(ENC_ERR_INPUT, "enc_pool: d (%lld) < 1", (long long)d);
   if (x == nullptr || out == nullptr) {
-    return Fail(ENC_ERR_INPUT, "enc_pool: %s is NULL", x == nullptr ? "x" : "out");
+    return Fail(ENC_ERR_INPUT, "enc_pool: %s is NULL",
+                x == nullptr ? "x" : "out");
   }
-  if (ld_x < d) return Fail(ENC_ERR_INPUT, "enc_pool: ld_x (%lld) < d (%lld)", (long long)ld_x, (long long)d);
-  if (ld_out < d) return Fail(ENC_ERR_INPUT, "enc_pool: ld_out (%lld) < d (%lld)", (long long)ld_out, (long long)d);
+  if (ld_x < d)
+    return Fail(ENC_ERR_INPUT, "enc_pool: ld_x (%lld) < d (%lld)",
+                (long long)ld_x, (long long)d);
+  if (ld_out < d)
+    return Fail(ENC_ERR_INPUT, "enc_pool: ld_out (%lld) < d (%lld)",
+                (long long)ld_out, (long long)d);
   if (out == x) return Fail(ENC_ERR_INPUT, "enc_pool: out is x");
   if (enc_status s = enc::CheckLengths("enc_pool", batch, seq_len, lengths)) {
     return s;

@@ -35,21 +35,21 @@ int64_t DetectX86() {
   const uint32_t max_leaf = Cpuid(0, 0).a;
   const Regs l1 = Cpuid(1, 0);
   const Regs l7 = max_leaf >= 7 ? Cpuid(7, 0) : Regs{};
-  const bool lzcnt = Cpuid(0x80000000u, 0).a >= 0x80000001u &&
-                     Has(Cpuid(0x80000001u, 0).c, 5);
+  const bool lzcnt =
+      Cpuid(0x80000000u, 0).a >= 0x80000001u && Has(Cpuid(0x80000001u, 0).c, 5);
 
-  const bool ssse3 = Has(l1.d, 25) && Has(l1.d, 26) &&  // SSE, SSE2
-                     Has(l1.c, 0) && Has(l1.c, 9);      // SSE3, SSSE3
+  const bool ssse3 = Has(l1.d, 25) && Has(l1.d, 26) &&          // SSE, SSE2
+                     Has(l1.c, 0) && Has(l1.c, 9);              // SSE3, SSSE3
   const bool sse4 = ssse3 && Has(l1.c, 19) && Has(l1.c, 20) &&  // SSE4.1, 4.2
                     Has(l1.c, 1) && Has(l1.c, 25);              // CLMUL, AES
-  const bool avx2 = sse4 && Has(l1.c, 28) && Has(l7.b, 5) &&  // AVX, AVX2
+  const bool avx2 = sse4 && Has(l1.c, 28) && Has(l7.b, 5) &&    // AVX, AVX2
                     Has(l1.c, 12) && Has(l1.c, 29) && lzcnt &&  // FMA, F16C
                     Has(l7.b, 3) && Has(l7.b, 8);               // BMI, BMI2
-  const bool avx3 = avx2 && Has(l7.b, 16) && Has(l7.b, 17) &&  // F, DQ
-                    Has(l7.b, 28) && Has(l7.b, 30) &&          // CD, BW
-                    Has(l7.b, 31);                             // VL
+  const bool avx3 = avx2 && Has(l7.b, 16) && Has(l7.b, 17) &&   // F, DQ
+                    Has(l7.b, 28) && Has(l7.b, 30) &&           // CD, BW
+                    Has(l7.b, 31);                              // VL
   const bool avx3_dl = avx3 && Has(l7.c, 1) && Has(l7.c, 6) &&  // VBMI, VBMI2
-                       Has(l7.c, 8) && Has(l7.c, 9) &&    // GFNI, VAES
+                       Has(l7.c, 8) && Has(l7.c, 9) &&          // GFNI, VAES
                        Has(l7.c, 10) && Has(l7.c, 11) &&  // VPCLMULQDQ, VNNI
                        Has(l7.c, 12) && Has(l7.c, 14);    // BITALG, POPCNTDQ
 

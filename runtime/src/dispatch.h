@@ -10,8 +10,9 @@
 // ENC_DYNAMIC_DISPATCH indexes it with the targets this file detects (CPUID
 // and XCR0, once), in Highway's ChosenTarget bit layout (hwy/targets.h):
 //
-//   ENC_EXPORT(NormRows);                        // at namespace scope, HWY_ONCE
-//   ENC_DYNAMIC_DISPATCH(NormRows)(args);        // the best compiled target
+//   ENC_EXPORT(NormRows);                        // at namespace scope,
+//   HWY_ONCE ENC_DYNAMIC_DISPATCH(NormRows)(args);        // the best compiled
+//   target
 #ifndef ENC_RUNTIME_SRC_DISPATCH_H_
 #define ENC_RUNTIME_SRC_DISPATCH_H_
 
@@ -55,14 +56,14 @@ inline size_t DispatchIndex(int64_t compiled) {
 
 // Entry 0 is unused (Highway's lazy-initialisation slot: the mask here is
 // computed before any lookup), then one per dynamic target, then the fallback.
-#define ENC_EXPORT(FUNC_NAME)                                                  \
-  HWY_MAYBE_UNUSED static decltype(&HWY_STATIC_DISPATCH(FUNC_NAME))           \
-      const ENC_DISPATCH_TABLE(FUNC_NAME)[HWY_MAX_DYNAMIC_TARGETS + 2] = {     \
-          nullptr, HWY_CHOOSE_TARGET_LIST(FUNC_NAME),                          \
-          HWY_CHOOSE_FALLBACK(FUNC_NAME)}
+#define ENC_EXPORT(FUNC_NAME)                                             \
+  HWY_MAYBE_UNUSED static decltype(&HWY_STATIC_DISPATCH(FUNC_NAME)) const \
+  ENC_DISPATCH_TABLE(FUNC_NAME)[HWY_MAX_DYNAMIC_TARGETS + 2] = {          \
+      nullptr, HWY_CHOOSE_TARGET_LIST(FUNC_NAME),                         \
+      HWY_CHOOSE_FALLBACK(FUNC_NAME)}
 
-#define ENC_DYNAMIC_DISPATCH(FUNC_NAME)   \
-  (*(ENC_DISPATCH_TABLE(FUNC_NAME)[::enc::DispatchIndex( \
-      HWY_CHOSEN_TARGET_MASK_TARGETS)]))
+#define ENC_DYNAMIC_DISPATCH(FUNC_NAME) \
+  (*(ENC_DISPATCH_TABLE(                \
+      FUNC_NAME)[::enc::DispatchIndex(HWY_CHOSEN_TARGET_MASK_TARGETS)]))
 
 #endif  // ENC_RUNTIME_SRC_DISPATCH_H_

@@ -38,7 +38,8 @@ std::vector<Candidate> Candidates() {
   for (const checkpoint::LayoutRow& row : checkpoint::kLayouts) {
     const std::string pattern = checkpoint::SignatureName(row.layout);
     if (pattern.empty()) continue;
-    if (row.prefix[0] != '\0') prefixed.push_back({row.prefix, pattern, row.family});
+    if (row.prefix[0] != '\0')
+      prefixed.push_back({row.prefix, pattern, row.family});
     size_t i = 0;
     while (i < bare.size() && bare[i].pattern != pattern) ++i;
     if (i == bare.size()) {

@@ -10,7 +10,7 @@
 namespace enc {
 
 struct ForeignLayout {
-  const char* family;   // "BERT", "BERT, RoBERTa or ELECTRA", "T5", ... (static)
+  const char* family;  // "BERT", "BERT, RoBERTa or ELECTRA", "T5", ... (static)
   std::string example;  // a tensor of the file that shows it
 };
 

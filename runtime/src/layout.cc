@@ -9,8 +9,9 @@ enc_status CheckLengths(const char* what, int32_t batch, int32_t seq_len,
                         const int32_t* lengths) {
   for (int32_t b = 0; lengths != nullptr && b < batch; ++b) {
     if (lengths[b] < 0 || lengths[b] > seq_len) {
-      return Fail(ENC_ERR_INPUT, "%s: lengths[%d] is %d, outside 0..%d (seq_len)",
-                  what, b, lengths[b], seq_len);
+      return Fail(ENC_ERR_INPUT,
+                  "%s: lengths[%d] is %d, outside 0..%d (seq_len)", what, b,
+                  lengths[b], seq_len);
     }
   }
   return ENC_OK;

@@ -1,6 +1,6 @@
 // Loading a model from a table of weight descriptors, and validating a
-// forward call's input (enc/kernels/model.h, docs/weights.md). Off the hot path: clarity and
-// exact messages matter more than speed here.
+// forward call's input (enc/kernels/model.h, docs/weights.md). Off the hot
+// path: clarity and exact messages matter more than speed here.
 #include "enc/kernels/model.h"
 
 #include <algorithm>
@@ -30,10 +30,14 @@ constexpr uint64_t kMaxSlotFloats = uint64_t{1} << 40;
 
 const char* KindName(int32_t kind) {
   switch (kind) {
-    case ENC_SLOT_VECTOR: return "VECTOR";
-    case ENC_SLOT_PACKED_MATRIX: return "PACKED_MATRIX";
-    case ENC_SLOT_TABLE: return "TABLE";
-    case ENC_SLOT_PACKED_GATED: return "PACKED_GATED";
+    case ENC_SLOT_VECTOR:
+      return "VECTOR";
+    case ENC_SLOT_PACKED_MATRIX:
+      return "PACKED_MATRIX";
+    case ENC_SLOT_TABLE:
+      return "TABLE";
+    case ENC_SLOT_PACKED_GATED:
+      return "PACKED_GATED";
   }
   return "?";
 }
@@ -58,11 +62,11 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
   const int32_t min_parts = gated ? 2 : 1;
   const int32_t max_parts = d.kind == ENC_SLOT_TABLE ? 1 : gated ? 2 : 3;
   if (d.num_parts < min_parts || d.num_parts > max_parts) {
-    return Fail(ENC_ERR_INPUT,
-                "%s: descriptor %d ('%s'): num_parts (%d) is outside %d..%d for "
-                "a %s",
-                fn, i, name, d.num_parts, min_parts, max_parts,
-                KindName(d.kind));
+    return Fail(
+        ENC_ERR_INPUT,
+        "%s: descriptor %d ('%s'): num_parts (%d) is outside %d..%d for "
+        "a %s",
+        fn, i, name, d.num_parts, min_parts, max_parts, KindName(d.kind));
   }
   if (gated && d.rows[0] != d.rows[1]) {
     return Fail(ENC_ERR_INPUT,
@@ -77,25 +81,28 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
                   d.names[p] ? "empty" : "NULL");
     }
     if (d.rows[p] < 1 || static_cast<uint64_t>(d.rows[p]) > kMaxSlotFloats) {
-      return Fail(ENC_ERR_INPUT,
-                  "%s: descriptor %d ('%s'): rows[%d] (%lld) is outside 1..%llu",
-                  fn, i, d.names[p], p, (long long)d.rows[p],
-                  (unsigned long long)kMaxSlotFloats);
+      return Fail(
+          ENC_ERR_INPUT,
+          "%s: descriptor %d ('%s'): rows[%d] (%lld) is outside 1..%llu", fn, i,
+          d.names[p], p, (long long)d.rows[p],
+          (unsigned long long)kMaxSlotFloats);
     }
     total += static_cast<uint64_t>(d.rows[p]);  // <= 3 * 2^40: no overflow
   }
   if (d.kind == ENC_SLOT_VECTOR) {
     if (d.cols != 0) {
-      return Fail(ENC_ERR_INPUT,
-                  "%s: descriptor %d ('%s'): cols (%lld) must be 0 for a VECTOR",
-                  fn, i, name, (long long)d.cols);
+      return Fail(
+          ENC_ERR_INPUT,
+          "%s: descriptor %d ('%s'): cols (%lld) must be 0 for a VECTOR", fn, i,
+          name, (long long)d.cols);
     }
   } else if (d.cols < 1 || static_cast<uint64_t>(d.cols) > kMaxSlotFloats) {
-    return Fail(ENC_ERR_INPUT,
-                "%s: descriptor %d ('%s'): cols (%lld) is outside 1..%llu for a "
-                "%s",
-                fn, i, name, (long long)d.cols,
-                (unsigned long long)kMaxSlotFloats, KindName(d.kind));
+    return Fail(
+        ENC_ERR_INPUT,
+        "%s: descriptor %d ('%s'): cols (%lld) is outside 1..%llu for a "
+        "%s",
+        fn, i, name, (long long)d.cols, (unsigned long long)kMaxSlotFloats,
+        KindName(d.kind));
   }
   if (enc::checkpoint::Find(d.checkpoint) == nullptr) {
     return Fail(ENC_ERR_INPUT,
@@ -119,10 +126,11 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
   }
   if (d.min_file_rows < 0 ||
       (d.min_file_rows != 0 && d.kind != ENC_SLOT_TABLE)) {
-    return Fail(ENC_ERR_INPUT,
-                "%s: descriptor %d ('%s'): min_file_rows (%lld) must be %s", fn,
-                i, name, (long long)d.min_file_rows,
-                d.kind == ENC_SLOT_TABLE ? ">= 0" : "0 unless the kind is TABLE");
+    return Fail(
+        ENC_ERR_INPUT,
+        "%s: descriptor %d ('%s'): min_file_rows (%lld) must be %s", fn, i,
+        name, (long long)d.min_file_rows,
+        d.kind == ENC_SLOT_TABLE ? ">= 0" : "0 unless the kind is TABLE");
   }
   uint64_t count = total;
   if (d.kind != ENC_SLOT_VECTOR &&
@@ -133,8 +141,9 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
                 name, (unsigned long long)total, (long long)d.cols);
   }
   if (count > kMaxSlotFloats) {
-    return Fail(ENC_ERR_INPUT, "%s: descriptor %d ('%s'): %llu rows is too large",
-                fn, i, name, (unsigned long long)count);
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): %llu rows is too large", fn, i, name,
+                (unsigned long long)count);
   }
   *rows = static_cast<int64_t>(total);
   *floats = count;
@@ -154,11 +163,14 @@ enc_status CheckDescs(const char* fn, const enc_weight_desc* descs, int32_t n) {
   return ENC_OK;
 }
 
-uint64_t RoundUp(uint64_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
+uint64_t RoundUp(uint64_t bytes) {
+  return (bytes + kAlign - 1) / kAlign * kAlign;
+}
 
 // 64-byte aligned floats, freed with std::free. NULL on failure.
 float* AlignedFloats(uint64_t count) {
-  return static_cast<float*>(enc::AllocLarge(static_cast<size_t>(count * sizeof(float))));
+  return static_cast<float*>(
+      enc::AllocLarge(static_cast<size_t>(count * sizeof(float))));
 }
 
 // Where a packed matrix is converted to float before packing: one buffer,
@@ -183,12 +195,12 @@ struct PackScratch {
 // name, found through the layout's table (families.def) under its
 // prefix and alternates, possibly as a row slice of a fused tensor.
 struct PartRef {
-  std::string tensor;           // the file's name (as the header lists it if
-                                // the file lacks every candidate)
-  std::vector<int64_t> shape;   // the whole tensor's shape
-  int64_t first_row = 0;        // the part is rows [first_row, + d.rows[p])
-  int32_t parts = 1;            // > 1: a row slice of a fused tensor
-  std::string canonical;        // "" with enc
+  std::string tensor;          // the file's name (as the header lists it if
+                               // the file lacks every candidate)
+  std::vector<int64_t> shape;  // the whole tensor's shape
+  int64_t first_row = 0;       // the part is rows [first_row, + d.rows[p])
+  int32_t parts = 1;           // > 1: a row slice of a fused tensor
+  std::string canonical;       // "" with enc
 };
 
 struct ResolvedSlot {
@@ -205,7 +217,8 @@ enc_status ReadParts(enc_weights* w, const ResolvedSlot& r, float* dst) {
   const enc_weight_desc& d = r.d;
   for (int32_t p = 0; p < d.num_parts; ++p) {
     const PartRef& part = r.parts[p];
-    if (enc_status s = enc::FileOf(w).GetRows(part.tensor, part.shape, RowsOf(r, p), dst))
+    if (enc_status s =
+            enc::FileOf(w).GetRows(part.tensor, part.shape, RowsOf(r, p), dst))
       return s;
     dst += d.kind == ENC_SLOT_VECTOR ? d.rows[p] : d.rows[p] * d.cols;
   }
@@ -216,17 +229,19 @@ enc_status ReadParts(enc_weights* w, const ResolvedSlot& r, float* dst) {
 enc_status ReadTableRows(enc_weights* w, const ResolvedSlot& r, float* dst) {
   const enc_weight_desc& d = r.d;
   const char* name = r.parts[0].tensor.c_str();
-  const int64_t need = d.min_file_rows > d.rows[0] ? d.min_file_rows : d.rows[0];
+  const int64_t need =
+      d.min_file_rows > d.rows[0] ? d.min_file_rows : d.rows[0];
   if (enc_weights_has(w, name)) {
     int ndim = 0;
     int64_t shape[2] = {0, 0};
     if (enc_status s = enc_weights_shape(w, name, 2, &ndim, shape)) return s;
     if (ndim == 2 && shape[1] == d.cols && shape[0] < need) {
-      return Fail(ENC_ERR_WEIGHTS,
-                  "%s: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld] "
-                  "(or more rows)",
-                  enc_weights_path(w), name, (long long)shape[0],
-                  (long long)shape[1], (long long)need, (long long)d.cols);
+      return Fail(
+          ENC_ERR_WEIGHTS,
+          "%s: tensor '%s' has shape [%lld, %lld], expected [%lld, %lld] "
+          "(or more rows)",
+          enc_weights_path(w), name, (long long)shape[0], (long long)shape[1],
+          (long long)need, (long long)d.cols);
     }
   }
   // Missing tensors, other ranks and column counts: the loader's message.
@@ -267,10 +282,11 @@ enc_status ResolveNames(enc_weights* w, const enc_weight_desc* descs, int32_t n,
           enc::checkpoint::Candidates(layout, d.names[p], gated);
       if (refs.empty()) {
         const enc::checkpoint::LayoutRow* row = enc::checkpoint::Find(layout);
-        return Fail(ENC_ERR_INPUT,
-                    "enc_model_load: descriptor %d: the %s layout has no tensor "
-                    "for '%s'",
-                    i, row ? row->spelling : "?", d.names[p]);
+        return Fail(
+            ENC_ERR_INPUT,
+            "enc_model_load: descriptor %d: the %s layout has no tensor "
+            "for '%s'",
+            i, row ? row->spelling : "?", d.names[p]);
       }
       const enc::checkpoint::FileRef* found = &refs.front();
       for (const enc::checkpoint::FileRef& ref : refs) {
@@ -301,7 +317,8 @@ enc_status ResolveNames(enc_weights* w, const enc_weight_desc* descs, int32_t n,
 // checkpoint layout the file's own names look like, if they look like a
 // known one. A file written for another layout lacks them all; naming only
 // the first would hide that.
-enc_status CheckAllPresent(enc_weights* w, const std::vector<ResolvedSlot>& slots) {
+enc_status CheckAllPresent(enc_weights* w,
+                           const std::vector<ResolvedSlot>& slots) {
   constexpr size_t kListed = 4;
   struct Missing {
     std::string tensor, shape;
@@ -314,15 +331,17 @@ enc_status CheckAllPresent(enc_weights* w, const std::vector<ResolvedSlot>& slot
     layout = r.d.checkpoint;
     for (int32_t p = 0; p < r.d.num_parts; ++p) {
       const PartRef& part = r.parts[p];
-      const bool known = std::find(seen.begin(), seen.end(), part.tensor) != seen.end();
+      const bool known =
+          std::find(seen.begin(), seen.end(), part.tensor) != seen.end();
       if (!known) seen.push_back(part.tensor);
       if (enc_weights_has(w, part.tensor.c_str())) continue;
-      const bool listed_canonical = !part.canonical.empty() && part.canonical != part.tensor;
+      const bool listed_canonical =
+          !part.canonical.empty() && part.canonical != part.tensor;
       if (known) {
         for (Missing& m : missing)
           if (m.tensor == part.tensor && listed_canonical &&
-              std::find(m.canonicals.begin(), m.canonicals.end(), part.canonical) ==
-                  m.canonicals.end())
+              std::find(m.canonicals.begin(), m.canonicals.end(),
+                        part.canonical) == m.canonicals.end())
             m.canonicals.push_back(part.canonical);
         continue;
       }
@@ -344,7 +363,8 @@ enc_status CheckAllPresent(enc_weights* w, const std::vector<ResolvedSlot>& slot
   if (missing.size() == 1) {
     what = "tensor " + describe(missing[0]) + " is missing";
   } else {
-    what = std::to_string(missing.size()) + " of the " + std::to_string(seen.size()) +
+    what = std::to_string(missing.size()) + " of the " +
+           std::to_string(seen.size()) +
            " tensors the model reads are missing: ";
     for (size_t i = 0; i < missing.size() && i < kListed; ++i)
       what += (i > 0 ? ", " : "") + describe(missing[i]);
@@ -415,8 +435,8 @@ enc_status PackFromFile(enc_weights* w, const ResolvedSlot& r, bool* done,
   *done = false;
   const float* parts[3] = {nullptr, nullptr, nullptr};
   for (int32_t p = 0; p < d.num_parts; ++p) {
-    if (enc_status s = enc::FileOf(w).ViewRows(r.parts[p].tensor, r.parts[p].shape,
-                                               RowsOf(r, p), &parts[p]))
+    if (enc_status s = enc::FileOf(w).ViewRows(
+            r.parts[p].tensor, r.parts[p].shape, RowsOf(r, p), &parts[p]))
       return s;
     if (parts[p] == nullptr) return ENC_OK;
   }
@@ -434,7 +454,8 @@ enc_status LoadSlot(enc_weights* w, const ResolvedSlot& r, int32_t i,
   const char* name = r.parts[0].tensor.c_str();
   int64_t rows = 0;
   uint64_t floats = 0;
-  if (enc_status s = CheckDesc("enc_model_load", d, i, &rows, &floats)) return s;
+  if (enc_status s = CheckDesc("enc_model_load", d, i, &rows, &floats))
+    return s;
   const bool packed_kind = IsPackedKind(d.kind);
   void* packed = nullptr;
   if (packed_kind) {
@@ -528,7 +549,8 @@ extern "C" enc_status enc_model_create(const char* path,
                                        const enc_weight_desc* descs, int32_t n,
                                        void*** out_slots) {
   constexpr const char* fn = "enc_model_create";
-  if (out_slots == nullptr) return Fail(ENC_ERR_INPUT, "%s: out_slots is NULL", fn);
+  if (out_slots == nullptr)
+    return Fail(ENC_ERR_INPUT, "%s: out_slots is NULL", fn);
   *out_slots = nullptr;
   if (path == nullptr) return Fail(ENC_ERR_INPUT, "%s: path is NULL", fn);
   if (enc_status s = CheckDescs(fn, descs, n)) return s;
@@ -609,34 +631,42 @@ extern "C" enc_status enc_check_model(const void* model, const char* name) {
 
 extern "C" enc_status enc_check_probs(const float* probs, const char* name) {
   if (probs != nullptr) return ENC_OK;
-  return Fail(ENC_ERR_INPUT,
-              "%s_forward_attention: probs is NULL (it receives [blocks, batch, "
-              "heads, seq_len, seq_len] floats)",
-              name != nullptr ? name : "model");
+  return Fail(
+      ENC_ERR_INPUT,
+      "%s_forward_attention: probs is NULL (it receives [blocks, batch, "
+      "heads, seq_len, seq_len] floats)",
+      name != nullptr ? name : "model");
 }
 
 extern "C" enc_status enc_check_input(const enc_model_info* info,
                                       const enc_input* in, const float* out) {
-  if (info == nullptr) return Fail(ENC_ERR_INPUT, "enc_check_input: info is NULL");
+  if (info == nullptr)
+    return Fail(ENC_ERR_INPUT, "enc_check_input: info is NULL");
   if (info->d_model < 1 || info->max_len < 1 || info->vocab < 0 ||
       info->type_vocab < 0 || (info->type_vocab > 0 && info->vocab == 0)) {
-    return Fail(ENC_ERR_INPUT,
-                "enc_check_input: bad model info (d_model %d, max_len %d, vocab "
-                "%d, type_vocab %d)",
-                info->d_model, info->max_len, info->vocab, info->type_vocab);
+    return Fail(
+        ENC_ERR_INPUT,
+        "enc_check_input: bad model info (d_model %d, max_len %d, vocab "
+        "%d, type_vocab %d)",
+        info->d_model, info->max_len, info->vocab, info->type_vocab);
   }
-  if (in == nullptr) return Fail(ENC_ERR_INPUT, "bad input: the input (in) is NULL");
-  if (out == nullptr) return Fail(ENC_ERR_INPUT, "bad input: the output (out) is NULL");
+  if (in == nullptr)
+    return Fail(ENC_ERR_INPUT, "bad input: the input (in) is NULL");
+  if (out == nullptr)
+    return Fail(ENC_ERR_INPUT, "bad input: the output (out) is NULL");
   if (in->batch < 1) {
-    return Fail(ENC_ERR_INPUT, "bad input: batch is %d, must be >= 1", in->batch);
+    return Fail(ENC_ERR_INPUT, "bad input: batch is %d, must be >= 1",
+                in->batch);
   }
   if (in->seq_len < 1 || in->seq_len > info->max_len) {
-    return Fail(ENC_ERR_INPUT, "bad input: seq_len is %d, outside 1..%d (max_len)",
+    return Fail(ENC_ERR_INPUT,
+                "bad input: seq_len is %d, outside 1..%d (max_len)",
                 in->seq_len, info->max_len);
   }
   // batch * seq_len * d_model floats must be addressable in bytes.
   int64_t elems = 0, bytes = 0;
-  if (__builtin_mul_overflow(int64_t{in->batch}, int64_t{in->seq_len}, &elems) ||
+  if (__builtin_mul_overflow(int64_t{in->batch}, int64_t{in->seq_len},
+                             &elems) ||
       __builtin_mul_overflow(elems, int64_t{info->d_model}, &elems) ||
       __builtin_mul_overflow(elems, int64_t{sizeof(float)}, &bytes) ||
       static_cast<uint64_t>(bytes) > SIZE_MAX) {
@@ -645,8 +675,8 @@ extern "C" enc_status enc_check_input(const enc_model_info* info,
                 "overflow",
                 in->batch, in->seq_len, info->d_model);
   }
-  if (enc_status s = enc::CheckLengths("bad input", in->batch, in->seq_len,
-                                       in->lengths)) {
+  if (enc_status s =
+          enc::CheckLengths("bad input", in->batch, in->seq_len, in->lengths)) {
     return s;
   }
   if (info->vocab > 0) {

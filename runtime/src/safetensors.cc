@@ -30,11 +30,10 @@ constexpr uint64_t kMaxHeader = uint64_t{100} << 20;
 // model asks for such a tensor.
 int DTypeBits(const std::string& dtype) {
   static const std::pair<const char*, int> kTypes[] = {
-      {"BOOL", 8},      {"U8", 8},       {"I8", 8},        {"F8_E5M2", 8},
-      {"F8_E4M3", 8},   {"F8_E8M0", 8},  {"I16", 16},      {"U16", 16},
-      {"F16", 16},      {"BF16", 16},    {"I32", 32},      {"U32", 32},
-      {"F32", 32},      {"F64", 64},     {"I64", 64},      {"U64", 64},
-      {"C64", 64},      {"F4", 4},       {"F6_E2M3", 6},   {"F6_E3M2", 6}};
+      {"BOOL", 8},    {"U8", 8},   {"I8", 8},   {"F8_E5M2", 8}, {"F8_E4M3", 8},
+      {"F8_E8M0", 8}, {"I16", 16}, {"U16", 16}, {"F16", 16},    {"BF16", 16},
+      {"I32", 32},    {"U32", 32}, {"F32", 32}, {"F64", 64},    {"I64", 64},
+      {"U64", 64},    {"C64", 64}, {"F4", 4},   {"F6_E2M3", 6}, {"F6_E3M2", 6}};
   for (const auto& t : kTypes) {
     if (dtype == t.first) return t.second;
   }
@@ -101,7 +100,8 @@ enc_status SafeTensors::Open(const std::string& path,
   const char* p = path.c_str();
   const int fd = ::open(p, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return Fail(ENC_ERR_IO, "%s: cannot open weights: %s", p, std::strerror(errno));
+    return Fail(ENC_ERR_IO, "%s: cannot open weights: %s", p,
+                std::strerror(errno));
   }
   struct stat st;
   if (fstat(fd, &st) != 0) {
@@ -129,7 +129,8 @@ enc_status SafeTensors::Open(const std::string& path,
   const int map_errno = errno;
   ::close(fd);
   if (map == MAP_FAILED) {
-    return Fail(ENC_ERR_IO, "%s: cannot map weights: %s", p, std::strerror(map_errno));
+    return Fail(ENC_ERR_IO, "%s: cannot map weights: %s", p,
+                std::strerror(map_errno));
   }
   std::unique_ptr<SafeTensors> st_file(new (std::nothrow) SafeTensors());
   if (!st_file) {
@@ -182,9 +183,11 @@ enc_status SafeTensors::Open(const std::string& path,
   const char* hb = reinterpret_cast<const char*>(f.map_ + 8);
   json header;
   try {
-    header = json::parse(hb, hb + header_len, callback, /*allow_exceptions=*/true);
+    header =
+        json::parse(hb, hb + header_len, callback, /*allow_exceptions=*/true);
   } catch (const json::exception& e) {
-    return Fail(ENC_ERR_FORMAT, "%s: header is not valid JSON: %s", p, e.what());
+    return Fail(ENC_ERR_FORMAT, "%s: header is not valid JSON: %s", p,
+                e.what());
   } catch (const std::bad_alloc&) {
     return Fail(ENC_ERR_NOMEM, "%s: out of memory parsing the header", p);
   }
@@ -215,12 +218,14 @@ enc_status SafeTensors::Open(const std::string& path,
       continue;
     }
     if (!v.is_object()) {
-      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': entry is not an object", p, n);
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': entry is not an object", p,
+                  n);
     }
     TensorInfo t;
     auto dt = v.find("dtype");
     if (dt == v.end() || !dt->is_string()) {
-      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': missing or non-string dtype", p, n);
+      return Fail(ENC_ERR_FORMAT,
+                  "%s: tensor '%s': missing or non-string dtype", p, n);
     }
     t.dtype = dt->get<std::string>();
     t.bits = DTypeBits(t.dtype);
@@ -230,14 +235,16 @@ enc_status SafeTensors::Open(const std::string& path,
     }
     auto sh = v.find("shape");
     if (sh == v.end() || !sh->is_array()) {
-      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': missing or non-array shape", p, n);
+      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': missing or non-array shape",
+                  p, n);
     }
     uint64_t count = 1;
     for (const json& dim : *sh) {
       if (!dim.is_number_unsigned()) {
-        return Fail(ENC_ERR_FORMAT,
-                    "%s: tensor '%s': shape entry %s is not a non-negative integer",
-                    p, n, Brief(dim).c_str());
+        return Fail(
+            ENC_ERR_FORMAT,
+            "%s: tensor '%s': shape entry %s is not a non-negative integer", p,
+            n, Brief(dim).c_str());
       }
       const uint64_t x = dim.get<uint64_t>();
       if (x > static_cast<uint64_t>(INT64_MAX) ||
@@ -261,8 +268,9 @@ enc_status SafeTensors::Open(const std::string& path,
     t.begin = (*off)[0].get<uint64_t>();
     t.end = (*off)[1].get<uint64_t>();
     if (t.begin > t.end) {
-      return Fail(ENC_ERR_FORMAT, "%s: tensor '%s': data_offsets [%llu, %llu] are reversed",
-                  p, n, (unsigned long long)t.begin, (unsigned long long)t.end);
+      return Fail(ENC_ERR_FORMAT,
+                  "%s: tensor '%s': data_offsets [%llu, %llu] are reversed", p,
+                  n, (unsigned long long)t.begin, (unsigned long long)t.end);
     }
     if (t.end > f.data_size_) {
       return Fail(ENC_ERR_FORMAT,
@@ -277,7 +285,7 @@ enc_status SafeTensors::Open(const std::string& path,
     if (too_many || bits % 8 != 0 || t.end - t.begin != bits / 8) {
       // What the shape and dtype call for, so that the message says it.
       const std::string want =
-          too_many       ? "more than 2^64 bits expected"
+          too_many        ? "more than 2^64 bits expected"
           : bits % 8 != 0 ? std::to_string(bits) + " bits, not whole bytes"
                           : std::to_string(bits / 8) + " bytes expected";
       return Fail(ENC_ERR_FORMAT,
@@ -289,7 +297,8 @@ enc_status SafeTensors::Open(const std::string& path,
     }
     auto inserted = f.tensors_.emplace(name, std::move(t));
     if (inserted.first->second.end > inserted.first->second.begin) {
-      intervals.emplace_back(inserted.first->second.begin, &inserted.first->first);
+      intervals.emplace_back(inserted.first->second.begin,
+                             &inserted.first->first);
     }
   }
   std::sort(intervals.begin(), intervals.end());
@@ -297,7 +306,8 @@ enc_status SafeTensors::Open(const std::string& path,
     const TensorInfo& prev = f.tensors_.at(*intervals[i - 1].second);
     if (prev.end > intervals[i].first) {
       return Fail(ENC_ERR_FORMAT, "%s: tensors '%s' and '%s' overlap", p,
-                  intervals[i - 1].second->c_str(), intervals[i].second->c_str());
+                  intervals[i - 1].second->c_str(),
+                  intervals[i].second->c_str());
     }
   }
   *out = std::move(st_file);
@@ -306,13 +316,15 @@ enc_status SafeTensors::Open(const std::string& path,
 
 enc_status SafeTensors::Check(const std::string& name,
                               const std::vector<int64_t>& shape,
-                              bool allow_more_rows, const TensorInfo** out) const {
+                              bool allow_more_rows,
+                              const TensorInfo** out) const {
   const char* p = path_.c_str();
   const char* n = name.c_str();
   const TensorInfo* t = Find(name);
   if (t == nullptr) {
-    return Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' is missing (expected shape %s)",
-                p, n, ShapeString(shape).c_str());
+    return Fail(ENC_ERR_WEIGHTS,
+                "%s: tensor '%s' is missing (expected shape %s)", p, n,
+                ShapeString(shape).c_str());
   }
   bool same = t->shape.size() == shape.size();
   for (size_t i = 0; same && i < shape.size(); ++i) {
@@ -320,8 +332,8 @@ enc_status SafeTensors::Check(const std::string& name,
            (i == 0 && allow_more_rows && t->shape[0] >= shape[0]);
   }
   if (!same) {
-    return Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' has shape %s, expected %s%s", p,
-                n, ShapeString(t->shape).c_str(), ShapeString(shape).c_str(),
+    return Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' has shape %s, expected %s%s",
+                p, n, ShapeString(t->shape).c_str(), ShapeString(shape).c_str(),
                 allow_more_rows ? " (or more rows)" : "");
   }
   if (t->dtype != "F32" && t->dtype != "F16" && t->dtype != "BF16") {
@@ -341,11 +353,13 @@ void SafeTensors::Convert(const TensorInfo& t, uint64_t begin, uint64_t count,
     std::memcpy(dst, src, count * 4);
   } else if (t.dtype == "F16") {
     for (uint64_t i = 0; i < count; ++i) {
-      dst[i] = HalfToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
+      dst[i] = HalfToFloat(
+          static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
     }
   } else {
     for (uint64_t i = 0; i < count; ++i) {
-      dst[i] = BFloat16ToFloat(static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
+      dst[i] = BFloat16ToFloat(
+          static_cast<uint16_t>(src[2 * i] | (src[2 * i + 1] << 8)));
     }
   }
 }
@@ -372,7 +386,8 @@ enc_status SafeTensors::View(const std::string& name,
   const TensorInfo* t = nullptr;
   if (enc_status s = Check(name, shape, false, &t)) return s;
   const uint8_t* src = data_ + t->begin;
-  if (t->dtype == "F32" && reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
+  if (t->dtype == "F32" &&
+      reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
     *data = reinterpret_cast<const float*>(src);
   }
   return ENC_OK;
@@ -399,9 +414,10 @@ enc_status SafeTensors::CheckRows(const std::string& name,
                                   uint64_t* end) const {
   if (enc_status s = Check(name, shape, false, t)) return s;
   if (!RowBytes(**t, rows, begin, end)) {
-    return Fail(ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
-                path_.c_str(), name.c_str(), (long long)rows.first,
-                (long long)(rows.first + rows.count), (long long)(*t)->shape[0]);
+    return Fail(
+        ENC_ERR_INPUT, "%s: tensor '%s': rows %lld..%lld are outside its %lld",
+        path_.c_str(), name.c_str(), (long long)rows.first,
+        (long long)(rows.first + rows.count), (long long)(*t)->shape[0]);
   }
   return ENC_OK;
 }
@@ -425,7 +441,8 @@ enc_status SafeTensors::ViewRows(const std::string& name,
   uint64_t begin = 0, end = 0;
   if (enc_status s = CheckRows(name, shape, rows, &t, &begin, &end)) return s;
   const uint8_t* src = data_ + begin;
-  if (t->dtype == "F32" && reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
+  if (t->dtype == "F32" &&
+      reinterpret_cast<uintptr_t>(src) % alignof(float) == 0) {
     *data = reinterpret_cast<const float*>(src);
   }
   return ENC_OK;
@@ -445,7 +462,8 @@ void SafeTensors::ReleaseBytes(uint64_t begin, uint64_t end) const {
   const uint8_t* src = data_ + begin;
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   uintptr_t first = (reinterpret_cast<uintptr_t>(src) + page - 1) & ~(page - 1);
-  uintptr_t last = (reinterpret_cast<uintptr_t>(src) + end - begin) & ~(page - 1);
+  uintptr_t last =
+      (reinterpret_cast<uintptr_t>(src) + end - begin) & ~(page - 1);
   if (last > first) {
     madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
   }
@@ -470,10 +488,11 @@ enc_status ToShape(const char* fn, int ndim, const int64_t* shape,
   uint64_t count = 1;
   for (int i = 0; i < ndim; ++i) {
     if (shape[i] < 0 ||
-        __builtin_mul_overflow(count, static_cast<uint64_t>(shape[i]), &count) ||
+        __builtin_mul_overflow(count, static_cast<uint64_t>(shape[i]),
+                               &count) ||
         count > (uint64_t{1} << 60)) {
-      return enc::Fail(ENC_ERR_INPUT, "%s: bad shape dimension %d (%lld)", fn, i,
-                       (long long)shape[i]);
+      return enc::Fail(ENC_ERR_INPUT, "%s: bad shape dimension %d (%lld)", fn,
+                       i, (long long)shape[i]);
     }
     out->push_back(shape[i]);
   }
@@ -484,7 +503,9 @@ enc_status GetImpl(const char* fn, enc_weights* w, const char* name, int ndim,
                    const int64_t* shape, float* dst, bool more_rows) {
   if (w == nullptr || name == nullptr || dst == nullptr) {
     return enc::Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
-                     w == nullptr ? "weights" : name == nullptr ? "name" : "dst");
+                     w == nullptr      ? "weights"
+                     : name == nullptr ? "name"
+                                       : "dst");
   }
   if (more_rows && ndim < 1) {
     return enc::Fail(ENC_ERR_INPUT, "%s: ndim (%d) < 1", fn, ndim);
@@ -500,9 +521,11 @@ const SafeTensors& FileOf(const enc_weights* w) { return *w->file; }
 }  // namespace enc
 
 extern "C" enc_status enc_weights_open(const char* path, enc_weights** out) {
-  if (out == nullptr) return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: out is NULL");
+  if (out == nullptr)
+    return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: out is NULL");
   *out = nullptr;
-  if (path == nullptr) return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: path is NULL");
+  if (path == nullptr)
+    return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: path is NULL");
   std::unique_ptr<enc::SafeTensors> file;
   try {
     if (enc_status s = enc::SafeTensors::Open(path, &file)) return s;
@@ -513,8 +536,9 @@ extern "C" enc_status enc_weights_open(const char* path, enc_weights** out) {
   return ENC_OK;
 }
 
-extern "C" enc_status enc_weights_get(enc_weights* w, const char* name, int ndim,
-                                      const int64_t* shape, float* dst) {
+extern "C" enc_status enc_weights_get(enc_weights* w, const char* name,
+                                      int ndim, const int64_t* shape,
+                                      float* dst) {
   return GetImpl("enc_weights_get", w, name, ndim, shape, dst, false);
 }
 
@@ -530,7 +554,9 @@ extern "C" enc_status enc_weights_view_f32(enc_weights* w, const char* name,
   const char* fn = "enc_weights_view_f32";
   if (w == nullptr || name == nullptr || data == nullptr) {
     return enc::Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
-                     w == nullptr ? "weights" : name == nullptr ? "name" : "data");
+                     w == nullptr      ? "weights"
+                     : name == nullptr ? "name"
+                                       : "data");
   }
   *data = nullptr;
   std::vector<int64_t> s;
@@ -547,7 +573,8 @@ extern "C" int enc_weights_has(const enc_weights* w, const char* name) {
 }
 
 extern "C" enc_status enc_weights_shape(const enc_weights* w, const char* name,
-                                        int max_ndim, int* ndim, int64_t* shape) {
+                                        int max_ndim, int* ndim,
+                                        int64_t* shape) {
   if (w == nullptr || name == nullptr || ndim == nullptr ||
       (max_ndim > 0 && shape == nullptr)) {
     return enc::Fail(ENC_ERR_INPUT, "enc_weights_shape: NULL argument");

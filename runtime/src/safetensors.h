@@ -17,11 +17,11 @@
 namespace enc {
 
 struct TensorInfo {
-  std::string dtype;           // as written: "F32", "BF16", ...
-  int bits = 0;                // bits per element
-  std::vector<int64_t> shape;  // each >= 0
-  uint64_t count = 0;          // product of shape
-  uint64_t begin = 0, end = 0; // byte offsets into the data section
+  std::string dtype;            // as written: "F32", "BF16", ...
+  int bits = 0;                 // bits per element
+  std::vector<int64_t> shape;   // each >= 0
+  uint64_t count = 0;           // product of shape
+  uint64_t begin = 0, end = 0;  // byte offsets into the data section
 };
 
 class SafeTensors {
@@ -62,8 +62,9 @@ class SafeTensors {
   };
   enc_status GetRows(const std::string& name, const std::vector<int64_t>& shape,
                      Rows rows, float* dst) const;
-  enc_status ViewRows(const std::string& name, const std::vector<int64_t>& shape,
-                      Rows rows, const float** data) const;
+  enc_status ViewRows(const std::string& name,
+                      const std::vector<int64_t>& shape, Rows rows,
+                      const float** data) const;
 
   // Drops the tensor's file pages (or those of its rows `rows`) from the
   // process's resident set once its data has been consumed (a later read

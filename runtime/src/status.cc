@@ -25,12 +25,18 @@ extern "C" const char* enc_last_error(void) { return enc::last_error.c_str(); }
 
 extern "C" const char* enc_status_name(enc_status status) {
   switch (enc::EnumArg(status)) {
-    case ENC_OK: return "ENC_OK";
-    case ENC_ERR_IO: return "ENC_ERR_IO";
-    case ENC_ERR_FORMAT: return "ENC_ERR_FORMAT";
-    case ENC_ERR_WEIGHTS: return "ENC_ERR_WEIGHTS";
-    case ENC_ERR_INPUT: return "ENC_ERR_INPUT";
-    case ENC_ERR_NOMEM: return "ENC_ERR_NOMEM";
+    case ENC_OK:
+      return "ENC_OK";
+    case ENC_ERR_IO:
+      return "ENC_ERR_IO";
+    case ENC_ERR_FORMAT:
+      return "ENC_ERR_FORMAT";
+    case ENC_ERR_WEIGHTS:
+      return "ENC_ERR_WEIGHTS";
+    case ENC_ERR_INPUT:
+      return "ENC_ERR_INPUT";
+    case ENC_ERR_NOMEM:
+      return "ENC_ERR_NOMEM";
   }
   return "ENC_ERR_UNKNOWN";
 }

@@ -33,8 +33,8 @@ struct NamedTarget {
 
 // The names ENC_TARGET accepts, best first.
 constexpr NamedTarget kTargets[] = {
-    {"avx3_dl", HWY_AVX3_DL}, {"avx3", HWY_AVX3},   {"avx512", HWY_AVX3},
-    {"avx2", HWY_AVX2},       {"sse4", HWY_SSE4},   {"ssse3", HWY_SSSE3},
+    {"avx3_dl", HWY_AVX3_DL}, {"avx3", HWY_AVX3}, {"avx512", HWY_AVX3},
+    {"avx2", HWY_AVX2},       {"sse4", HWY_SSE4}, {"ssse3", HWY_SSSE3},
     {"scalar", HWY_SCALAR},
 };
 
@@ -68,10 +68,11 @@ CapResult ReadAndApplyCap() {
 enc_status ApplyTargetCap() {
   static const CapResult result = ReadAndApplyCap();  // thread-safe, once
   if (result.ok) return ENC_OK;
-  return Fail(ENC_ERR_INPUT,
-              "ENC_TARGET=%s is not a target name (avx3_dl, avx3, avx512, avx2, "
-              "sse4, ssse3, scalar)",
-              result.value.c_str());
+  return Fail(
+      ENC_ERR_INPUT,
+      "ENC_TARGET=%s is not a target name (avx3_dl, avx3, avx512, avx2, "
+      "sse4, ssse3, scalar)",
+      result.value.c_str());
 }
 
 ENC_EXPORT(ThisTarget);

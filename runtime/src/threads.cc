@@ -254,8 +254,7 @@ void RunGuided(void* p, int64_t, int64_t) {
   GuidedLoop& loop = *static_cast<GuidedLoop*>(p);
   int64_t begin = loop.next.load(std::memory_order_relaxed);
   while (begin < loop.n) {
-    const int64_t size =
-        std::max(loop.grain, (loop.n - begin) / loop.divisor);
+    const int64_t size = std::max(loop.grain, (loop.n - begin) / loop.divisor);
     const int64_t end = std::min(loop.n, begin + size);
     if (loop.next.compare_exchange_weak(begin, end,
                                         std::memory_order_relaxed)) {

@@ -29,13 +29,16 @@ extern "C" void* enc_workspace(int64_t bytes) {
   }
   Workspace& ws = workspace;
   if (bytes <= ws.capacity && ws.data != nullptr) return ws.data;
-  if (bytes > INT64_MAX - kAlign || static_cast<uint64_t>(bytes) > SIZE_MAX - kAlign) {
+  if (bytes > INT64_MAX - kAlign ||
+      static_cast<uint64_t>(bytes) > SIZE_MAX - kAlign) {
     enc::Fail(ENC_ERR_NOMEM, "enc_workspace: cannot allocate %lld bytes",
               (long long)bytes);
     return nullptr;
   }
-  const int64_t want = bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
-  // The contents need not survive growth: free first, so the peak is one buffer.
+  const int64_t want =
+      bytes == 0 ? kAlign : (bytes + kAlign - 1) / kAlign * kAlign;
+  // The contents need not survive growth: free first, so the peak is one
+  // buffer.
   std::free(ws.data);
   ws.data = nullptr;
   ws.capacity = 0;

@@ -17,8 +17,8 @@
 static float out[B * S * D];
 static int failures;
 
-static void expect_input_error(bert_like *m, const char *what, const enc_input *in,
-                               float *o) {
+static void expect_input_error(bert_like *m, const char *what,
+                               const enc_input *in, float *o) {
   for (int i = 0; i < B * S * D; ++i) out[i] = SENTINEL;
   enc_status s = bert_like_forward(m, in, o);
   int untouched = 1;
@@ -45,20 +45,35 @@ static int inputs(const char *weights) {
   enc_input good = {B, S, NULL, ids, types, lengths};
   enc_input in;
 
-  in = good; in.batch = 0;               expect_input_error(m, "batch 0", &in, out);
-  in = good; in.batch = -3;              expect_input_error(m, "batch -3", &in, out);
-  in = good; in.seq_len = 0;             expect_input_error(m, "seq_len 0", &in, out);
-  in = good; in.seq_len = bert_like_MAX_LEN + 1;
+  in = good;
+  in.batch = 0;
+  expect_input_error(m, "batch 0", &in, out);
+  in = good;
+  in.batch = -3;
+  expect_input_error(m, "batch -3", &in, out);
+  in = good;
+  in.seq_len = 0;
+  expect_input_error(m, "seq_len 0", &in, out);
+  in = good;
+  in.seq_len = bert_like_MAX_LEN + 1;
   expect_input_error(m, "seq_len beyond max_len", &in, out);
-  in = good; lengths[1] = -1;            expect_input_error(m, "length -1", &in, out);
-  lengths[1] = S + 1;                    expect_input_error(m, "length beyond seq_len", &in, out);
+  in = good;
+  lengths[1] = -1;
+  expect_input_error(m, "length -1", &in, out);
+  lengths[1] = S + 1;
+  expect_input_error(m, "length beyond seq_len", &in, out);
   lengths[1] = 3;
-  ids[4] = bert_like_VOCAB;              expect_input_error(m, "token id = vocab", &in, out);
-  ids[4] = -1;                           expect_input_error(m, "token id -1", &in, out);
+  ids[4] = bert_like_VOCAB;
+  expect_input_error(m, "token id = vocab", &in, out);
+  ids[4] = -1;
+  expect_input_error(m, "token id -1", &in, out);
   ids[4] = 4;
-  types[7] = bert_like_TYPE_VOCAB;       expect_input_error(m, "token type = type_vocab", &in, out);
+  types[7] = bert_like_TYPE_VOCAB;
+  expect_input_error(m, "token type = type_vocab", &in, out);
   types[7] = 1;
-  in = good; in.tokens = NULL;           expect_input_error(m, "tokens NULL", &in, out);
+  in = good;
+  in.tokens = NULL;
+  expect_input_error(m, "tokens NULL", &in, out);
   expect_input_error(m, "input NULL", NULL, out);
   expect_input_error(m, "output NULL", &good, NULL);
   expect_input_error(NULL, "model NULL", &good, out);

@@ -107,8 +107,9 @@ int main(int argc, char** argv) {
       bert_like_free(m);
     }
   }
-  std::printf("%d load/free cycles: %d failures; %d bad files x %d: %d loaded\n",
-              kLoadCycles, load_failures, argc - 2, kLoadCycles, bad_loads);
+  std::printf(
+      "%d load/free cycles: %d failures; %d bad files x %d: %d loaded\n",
+      kLoadCycles, load_failures, argc - 2, kLoadCycles, bad_loads);
   return mismatches || errors || resize_mismatches || load_failures || bad_loads
              ? 1
              : 0;

@@ -85,20 +85,24 @@ Model Entries(const std::string& library, const std::string& encoder) {
   auto* list = reinterpret_cast<enc_library_encoders_fn*>(
       dlsym(handle, "enc_library_encoders"));
   if (list == nullptr) {
-    std::fprintf(stderr, "harness: %s has no enc_library_encoders\n", library.c_str());
+    std::fprintf(stderr, "harness: %s has no enc_library_encoders\n",
+                 library.c_str());
     std::exit(2);
   }
   int32_t count = 0;
   const enc_encoder_info* infos = list(&count);
   for (int32_t i = 0; i < count; ++i) {
-    if (infos[i].abi_version != ENC_LIBRARY_ABI_VERSION || encoder != infos[i].name)
+    if (infos[i].abi_version != ENC_LIBRARY_ABI_VERSION ||
+        encoder != infos[i].name)
       continue;
-    return Model{infos[i].load, infos[i].forward, infos[i].free,
-                 reinterpret_cast<const char* (*)()>(dlsym(handle, "enc_last_error")),
-                 reinterpret_cast<const char* (*)(enc_status)>(
-                     dlsym(handle, "enc_status_name"))};
+    return Model{
+        infos[i].load, infos[i].forward, infos[i].free,
+        reinterpret_cast<const char* (*)()>(dlsym(handle, "enc_last_error")),
+        reinterpret_cast<const char* (*)(enc_status)>(
+            dlsym(handle, "enc_status_name"))};
   }
-  std::fprintf(stderr, "harness: %s has no encoder %s\n", library.c_str(), encoder.c_str());
+  std::fprintf(stderr, "harness: %s has no encoder %s\n", library.c_str(),
+               encoder.c_str());
   std::exit(2);
 }
 #endif
@@ -110,27 +114,43 @@ int main(int argc, char** argv) {
   long out_floats = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
-    if (k == "--weights") weights = v;
-    else if (k == "--out") out_path = v;
-    else if (k == "--embeddings") emb = v;
-    else if (k == "--tokens") tok = v;
-    else if (k == "--types") types = v;
-    else if (k == "--lengths") lens = v;
-    else if (k == "--batch") batch = std::atoi(v.c_str());
-    else if (k == "--seq") seq = std::atoi(v.c_str());
-    else if (k == "--out-floats") out_floats = std::atol(v.c_str());
-    else if (k == "--repeat") repeat = std::atoi(v.c_str());
-    else if (k == "--library") library = v;
-    else if (k == "--encoder") encoder = v;
+    if (k == "--weights")
+      weights = v;
+    else if (k == "--out")
+      out_path = v;
+    else if (k == "--embeddings")
+      emb = v;
+    else if (k == "--tokens")
+      tok = v;
+    else if (k == "--types")
+      types = v;
+    else if (k == "--lengths")
+      lens = v;
+    else if (k == "--batch")
+      batch = std::atoi(v.c_str());
+    else if (k == "--seq")
+      seq = std::atoi(v.c_str());
+    else if (k == "--out-floats")
+      out_floats = std::atol(v.c_str());
+    else if (k == "--repeat")
+      repeat = std::atoi(v.c_str());
+    else if (k == "--library")
+      library = v;
+    else if (k == "--encoder")
+      encoder = v;
     else {
       std::fprintf(stderr, "harness: unknown option %s\n", k.c_str());
       return 2;
     }
   }
-  std::vector<float> e = emb.empty() ? std::vector<float>() : ReadFile<float>(emb);
-  std::vector<int32_t> t = tok.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(tok);
-  std::vector<int32_t> ty = types.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(types);
-  std::vector<int32_t> l = lens.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(lens);
+  std::vector<float> e =
+      emb.empty() ? std::vector<float>() : ReadFile<float>(emb);
+  std::vector<int32_t> t =
+      tok.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(tok);
+  std::vector<int32_t> ty =
+      types.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(types);
+  std::vector<int32_t> l =
+      lens.empty() ? std::vector<int32_t>() : ReadFile<int32_t>(lens);
 
   const Model m = Entries(library, encoder);
   void* model = nullptr;
@@ -157,7 +177,8 @@ int main(int argc, char** argv) {
   }
   m.free(model);
   FILE* f = std::fopen(out_path.c_str(), "wb");
-  if (!f || std::fwrite(out.data(), sizeof(float), out.size(), f) != out.size()) {
+  if (!f ||
+      std::fwrite(out.data(), sizeof(float), out.size(), f) != out.size()) {
     std::fprintf(stderr, "harness: cannot write %s\n", out_path.c_str());
     return 2;
   }

@@ -13,7 +13,7 @@
 #include <immintrin.h>
 
 namespace {
-constexpr unsigned kControl = 0xFFC0;       // everything but the flags
+constexpr unsigned kControl = 0xFFC0;  // everything but the flags
 constexpr unsigned kFtzDaz = 0x8000 | 0x0040;
 
 // Runs one forward with MXCSR's control bits set to `control`; returns
@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   bool ok = SameModeAfterForward(model, dflt);
   ok = SameModeAfterForward(model, dflt | kFtzDaz) && ok;
   post_ln_free(model);
-  std::printf("%s\n", ok ? "mode unchanged" : "FAIL: the runtime changed MXCSR");
+  std::printf("%s\n",
+              ok ? "mode unchanged" : "FAIL: the runtime changed MXCSR");
   return ok ? 0 : 1;
 }
 #else

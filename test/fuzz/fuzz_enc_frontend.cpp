@@ -18,15 +18,13 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  enc::SourceFile Source("fuzz.enc",
-                         std::string(reinterpret_cast<const char *>(Data), Size));
+  enc::SourceFile Source(
+      "fuzz.enc", std::string(reinterpret_cast<const char *>(Data), Size));
   llvm::raw_null_ostream Null;
   enc::DiagnosticEngine Diags(Source, Null, /*UseColor=*/true);
   enc::ast::File AST = enc::parseFile(Source, Diags);
-  if (!Diags.hasErrors())
-    enc::dumpAST(AST, Source, Null);
+  if (!Diags.hasErrors()) enc::dumpAST(AST, Source, Null);
   std::vector<enc::ModelSpec> Specs = enc::resolveFile(AST, Diags);
-  if (!Diags.hasErrors())
-    enc::printSpecJSON(Specs, Source.name(), Null);
+  if (!Diags.hasErrors()) enc::printSpecJSON(Specs, Source.name(), Null);
   return 0;
 }

@@ -32,7 +32,7 @@
 namespace {
 
 constexpr int kDModel = 8, kMaxLen = 16, kVocab = 32, kTypeVocab = 2;
-constexpr int64_t kMaxElems = 4096;  // batch * seq_len run in full
+constexpr int64_t kMaxElems = 4096;       // batch * seq_len run in full
 constexpr uint32_t kCanary = 0x7fc0dead;  // a NaN no kernel produces
 
 static_assert(kDModel == fuzz_toy_D_MODEL && kMaxLen == fuzz_toy_MAX_LEN &&
@@ -62,9 +62,10 @@ class Reader {
     const uint8_t b = U8();
     if (b < 0xE0) return limit > 0 ? b % limit : b;
     if (b >= 0xF0) return I32();
-    const int32_t edges[16] = {-1, limit, limit + 1, INT32_MIN, INT32_MAX,
-                               -limit, 0, limit - 1, 255, 256, 65535, 65536,
-                               -2, INT32_MIN + 1, INT32_MAX - 1, 1};
+    const int32_t edges[16] = {
+        -1, limit,         limit + 1,     INT32_MIN, INT32_MAX, -limit,
+        0,  limit - 1,     255,           256,       65535,     65536,
+        -2, INT32_MIN + 1, INT32_MAX - 1, 1};
     return edges[b - 0xE0];
   }
 
@@ -110,7 +111,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool dims_valid =
       in.batch >= 1 && in.seq_len >= 1 && in.seq_len <= kMaxLen;
   if (dims_valid && int64_t{in.batch} * in.seq_len > kMaxElems) {
-    in.batch = 1 + (in.batch - 1) % static_cast<int32_t>(kMaxElems / in.seq_len);
+    in.batch =
+        1 + (in.batch - 1) % static_cast<int32_t>(kMaxElems / in.seq_len);
   }
   const bool sane = in.batch >= 1 && in.seq_len >= 1 &&
                     int64_t{in.batch} * in.seq_len <= kMaxElems;
@@ -142,7 +144,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool emb = flags & 0x80;
   const size_t out_n = sane ? (emb ? rows : n) * kDModel : 0;
   std::vector<uint32_t> out(out_n + 16, kCanary);
-  float* out_ptr = (flags & 0x08) ? nullptr : reinterpret_cast<float*>(out.data());
+  float* out_ptr =
+      (flags & 0x08) ? nullptr : reinterpret_cast<float*>(out.data());
   const bool null_model = flags & 0x10;
 
   // docs/c-abi.md#errors, restated: what must succeed. fuzz_emb ignores tokens
@@ -151,8 +154,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       emb ? in.embeddings != nullptr && in.token_types == nullptr
           : in.tokens != nullptr && AllIn(tokens, 0, kVocab - 1) &&
                 (!in.token_types || AllIn(types, 0, kTypeVocab - 1));
-  const bool valid = !null_model && out_ptr != nullptr && dims_valid && ids_ok &&
-                     (!in.lengths || AllIn(lengths, 0, in.seq_len));
+  const bool valid = !null_model && out_ptr != nullptr && dims_valid &&
+                     ids_ok && (!in.lengths || AllIn(lengths, 0, in.seq_len));
 
   const enc_status s =
       emb ? fuzz_emb_forward(null_model ? nullptr : g_emb, &in, out_ptr)
@@ -178,7 +181,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (int k = 0; k < kDModel; ++k) {
         const float v = y[size_t(b) * kDModel + k];
         if (empty ? v != 0.0f : !std::isfinite(v)) {
-          Violation(empty ? "empty sequence not pooled to 0" : "non-finite output", s);
+          Violation(
+              empty ? "empty sequence not pooled to 0" : "non-finite output",
+              s);
         }
       }
     }
@@ -191,7 +196,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (int k = 0; k < kDModel; ++k) {
         const float v = y[(size_t(b) * in.seq_len + i) * kDModel + k];
         if (i >= len ? v != 0.0f : !std::isfinite(v)) {
-          Violation(i >= len ? "padding row not zeroed" : "non-finite output", s);
+          Violation(i >= len ? "padding row not zeroed" : "non-finite output",
+                    s);
         }
       }
     }

@@ -38,16 +38,55 @@ namespace {
 
 // What a small model asks for (fuzz_toy.enc's names and shapes).
 const enc_weight_desc kDescs[] = {
-    {ENC_SLOT_TABLE, 1, {"embed.tokens"}, {32}, 8, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
-    {ENC_SLOT_TABLE, 1, {"embed.positions"}, {16}, 8, 16, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
-    {ENC_SLOT_VECTOR, 1, {"embed.norm.weight"}, {8}, 0, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
-    {ENC_SLOT_PACKED_MATRIX, 3,
-     {"blocks.0.attn.q.weight", "blocks.0.attn.k.weight", "blocks.0.attn.v.weight"},
-     {8, 8, 8}, 8, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
-    {ENC_SLOT_VECTOR, 3,
+    {ENC_SLOT_TABLE,
+     1,
+     {"embed.tokens"},
+     {32},
+     8,
+     0,
+     ENC_CHECKPOINT_ENC,
+     ENC_PRECISION_FP32},
+    {ENC_SLOT_TABLE,
+     1,
+     {"embed.positions"},
+     {16},
+     8,
+     16,
+     ENC_CHECKPOINT_ENC,
+     ENC_PRECISION_FP32},
+    {ENC_SLOT_VECTOR,
+     1,
+     {"embed.norm.weight"},
+     {8},
+     0,
+     0,
+     ENC_CHECKPOINT_ENC,
+     ENC_PRECISION_FP32},
+    {ENC_SLOT_PACKED_MATRIX,
+     3,
+     {"blocks.0.attn.q.weight", "blocks.0.attn.k.weight",
+      "blocks.0.attn.v.weight"},
+     {8, 8, 8},
+     8,
+     0,
+     ENC_CHECKPOINT_ENC,
+     ENC_PRECISION_FP32},
+    {ENC_SLOT_VECTOR,
+     3,
      {"blocks.0.attn.q.bias", "blocks.0.attn.k.bias", "blocks.0.attn.v.bias"},
-     {8, 8, 8}, 0, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
-    {ENC_SLOT_PACKED_MATRIX, 1, {"blocks.0.ffn.up.weight"}, {16}, 8, 0, ENC_CHECKPOINT_ENC, ENC_PRECISION_FP32},
+     {8, 8, 8},
+     0,
+     0,
+     ENC_CHECKPOINT_ENC,
+     ENC_PRECISION_FP32},
+    {ENC_SLOT_PACKED_MATRIX,
+     1,
+     {"blocks.0.ffn.up.weight"},
+     {16},
+     8,
+     0,
+     ENC_CHECKPOINT_ENC,
+     ENC_PRECISION_FP32},
 };
 constexpr int32_t kNumDescs = sizeof(kDescs) / sizeof(kDescs[0]);
 
@@ -65,7 +104,9 @@ void WriteFile(const uint8_t* data, size_t size) {
 }
 
 // Exact IEEE half -> float, written differently from the loader's.
-float HalfRef(uint16_t h) { return static_cast<float>(__builtin_bit_cast(_Float16, h)); }
+float HalfRef(uint16_t h) {
+  return static_cast<float>(__builtin_bit_cast(_Float16, h));
+}
 
 bool SameFloat(float a, float b) {
   return (std::isnan(a) && std::isnan(b)) ||
@@ -73,10 +114,12 @@ bool SameFloat(float a, float b) {
 }
 
 // Checks what Open accepted against the file bytes.
-void CheckAccepted(const enc::SafeTensors& st, const uint8_t* data, size_t size) {
+void CheckAccepted(const enc::SafeTensors& st, const uint8_t* data,
+                   size_t size) {
   uint64_t header_len = 0;
   for (int i = 7; i >= 0; --i) header_len = (header_len << 8) | data[i];
-  if (size < 8 || header_len > size - 8) Violation("accepted a bad header length", "");
+  if (size < 8 || header_len > size - 8)
+    Violation("accepted a bad header length", "");
   const uint8_t* section = data + 8 + header_len;
   const uint64_t section_size = size - 8 - header_len;
   std::vector<std::pair<uint64_t, uint64_t>> spans;
@@ -88,14 +131,16 @@ void CheckAccepted(const enc::SafeTensors& st, const uint8_t* data, size_t size)
       }
     }
     if (count != t.count) Violation("wrong element count", name);
-    if (t.begin > t.end || t.end > section_size) Violation("accepted bad offsets", name);
+    if (t.begin > t.end || t.end > section_size)
+      Violation("accepted bad offsets", name);
     unsigned __int128 bits = (unsigned __int128)count * t.bits;
     if (bits != (unsigned __int128)(t.end - t.begin) * 8) {
       Violation("accepted a byte length that disagrees with the shape", name);
     }
     if (t.end > t.begin) spans.emplace_back(t.begin, t.end);
 
-    const bool f32 = t.dtype == "F32", f16 = t.dtype == "F16", bf16 = t.dtype == "BF16";
+    const bool f32 = t.dtype == "F32", f16 = t.dtype == "F16",
+               bf16 = t.dtype == "BF16";
     if (!(f32 || f16 || bf16) || count > (1u << 16)) continue;
     std::vector<float> dst(count + 1, -7.0f);
     if (st.Get(name, t.shape, false, dst.data()) != ENC_OK) {
@@ -122,7 +167,8 @@ void CheckAccepted(const enc::SafeTensors& st, const uint8_t* data, size_t size)
   }
   std::sort(spans.begin(), spans.end());
   for (size_t i = 1; i < spans.size(); ++i) {
-    if (spans[i - 1].second > spans[i].first) Violation("accepted overlapping tensors", "");
+    if (spans[i - 1].second > spans[i].first)
+      Violation("accepted overlapping tensors", "");
   }
 }
 
@@ -141,16 +187,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   std::unique_ptr<enc::SafeTensors> st;
   const enc_status open = enc::SafeTensors::Open(g_path, &st);
-  if (open != ENC_OK && open != ENC_ERR_FORMAT) Violation("unexpected Open status", "");
+  if (open != ENC_OK && open != ENC_ERR_FORMAT)
+    Violation("unexpected Open status", "");
   if (open == ENC_OK) CheckAccepted(*st, data, size);
   st.reset();
 
   void* slots[kNumDescs];
-  const enc_status load = enc_model_load(g_path.c_str(), kDescs, kNumDescs, slots);
+  const enc_status load =
+      enc_model_load(g_path.c_str(), kDescs, kNumDescs, slots);
   if (load != ENC_OK && load != ENC_ERR_FORMAT && load != ENC_ERR_WEIGHTS) {
     Violation("unexpected enc_model_load status", "");
   }
-  if ((open == ENC_OK) != (load != ENC_ERR_FORMAT)) Violation("Open and load disagree", "");
+  if ((open == ENC_OK) != (load != ENC_ERR_FORMAT))
+    Violation("Open and load disagree", "");
   if (load == ENC_OK) {
     enc_model_free(kDescs, kNumDescs, slots);
   } else {

@@ -10,7 +10,8 @@ int main(int argc, char** argv) {
   if (argc != 3) return 2;
   std::vector<float> tokens(5 * seed_toy_D_MODEL);
   std::ifstream(argv[2], std::ios::binary)
-      .read(reinterpret_cast<char*>(tokens.data()), tokens.size() * sizeof(float));
+      .read(reinterpret_cast<char*>(tokens.data()),
+            tokens.size() * sizeof(float));
   try {
     enc::models::seed_toy model(argv[1]);
     enc_input in{};
@@ -18,7 +19,8 @@ int main(int argc, char** argv) {
     in.seq_len = 5;
     in.embeddings = tokens.data();
     std::vector<float> out = model.forward(in);
-    std::printf("installed package: %zu outputs, row 0 starts %.3f\n", out.size(), out[0]);
+    std::printf("installed package: %zu outputs, row 0 starts %.3f\n",
+                out.size(), out[0]);
     in.seq_len = seed_toy_MAX_LEN + 1;  // too long: an exception, not a crash
     model.forward(in);
   } catch (const enc::Error& e) {

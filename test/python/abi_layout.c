@@ -8,8 +8,9 @@
 #include "enc/library.h"
 #include "enc/runtime.h"
 
-#define FIELD(T, f) printf("%s\"%s\": [%zu, %zu]", first++ ? ", " : "", #f, \
-                           offsetof(T, f), sizeof(((T *)0)->f))
+#define FIELD(T, f)                                                       \
+  printf("%s\"%s\": [%zu, %zu]", first++ ? ", " : "", #f, offsetof(T, f), \
+         sizeof(((T *)0)->f))
 
 int main(void) {
   int first = 0;
@@ -41,13 +42,15 @@ int main(void) {
   FIELD(enc_encoder_info, workspace_bytes);
   FIELD(enc_encoder_info, forward_attention);
   printf("}},\n \"abi_version\": %d,\n", ENC_LIBRARY_ABI_VERSION);
-  printf(" \"enc_status\": {\"ENC_OK\": %d, \"ENC_ERR_IO\": %d, "
-         "\"ENC_ERR_FORMAT\": %d, \"ENC_ERR_WEIGHTS\": %d, "
-         "\"ENC_ERR_INPUT\": %d, \"ENC_ERR_NOMEM\": %d},\n",
-         ENC_OK, ENC_ERR_IO, ENC_ERR_FORMAT, ENC_ERR_WEIGHTS, ENC_ERR_INPUT,
-         ENC_ERR_NOMEM);
-  printf(" \"enc_pool_mode\": {\"ENC_POOL_NONE\": %d, \"ENC_POOL_CLS\": %d, "
-         "\"ENC_POOL_MEAN\": %d}}\n",
-         ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN);
+  printf(
+      " \"enc_status\": {\"ENC_OK\": %d, \"ENC_ERR_IO\": %d, "
+      "\"ENC_ERR_FORMAT\": %d, \"ENC_ERR_WEIGHTS\": %d, "
+      "\"ENC_ERR_INPUT\": %d, \"ENC_ERR_NOMEM\": %d},\n",
+      ENC_OK, ENC_ERR_IO, ENC_ERR_FORMAT, ENC_ERR_WEIGHTS, ENC_ERR_INPUT,
+      ENC_ERR_NOMEM);
+  printf(
+      " \"enc_pool_mode\": {\"ENC_POOL_NONE\": %d, \"ENC_POOL_CLS\": %d, "
+      "\"ENC_POOL_MEAN\": %d}}\n",
+      ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN);
   return 0;
 }

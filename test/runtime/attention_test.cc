@@ -78,13 +78,16 @@ void Build(AttnSetup& s, std::mt19937& rng) {
     s.p.rope_sin = s.sin.data();
   }
   if (c.bias == kAlibi) {
-    for (int h = 0; h < c.heads; ++h) s.slopes.push_back(std::pow(0.5f, h + 1) * 4);
+    for (int h = 0; h < c.heads; ++h)
+      s.slopes.push_back(std::pow(0.5f, h + 1) * 4);
     s.p.alibi_slopes = s.slopes.data();
   } else if (c.bias == kRelative) {
     s.rel_buckets = 8;
     std::uniform_int_distribution<int> bucket(0, s.rel_buckets - 1);
-    for (int t = 0; t < 2 * s.max_len - 1; ++t) s.buckets.push_back(bucket(rng));
-    for (int t = 0; t < s.rel_buckets * c.heads; ++t) s.rel_table.push_back(normal(rng));
+    for (int t = 0; t < 2 * s.max_len - 1; ++t)
+      s.buckets.push_back(bucket(rng));
+    for (int t = 0; t < s.rel_buckets * c.heads; ++t)
+      s.rel_table.push_back(normal(rng));
     s.p.rel_bucket = s.buckets.data();
     s.p.rel_table = s.rel_table.data();
     s.p.rel_buckets = s.rel_buckets;
@@ -114,11 +117,14 @@ std::vector<double> Reference(const AttnSetup& s) {
     for (int h = 0; h < c.heads; ++h) {
       std::vector<std::vector<double>> K(len);
       for (int j = 0; j < len; ++j) {
-        rotate(&s.qkv[(static_cast<size_t>(b) * c.seq + j) * ld + d_model + h * c.d_k], j, K[j]);
+        rotate(&s.qkv[(static_cast<size_t>(b) * c.seq + j) * ld + d_model +
+                      h * c.d_k],
+               j, K[j]);
       }
       for (int i = 0; i < len; ++i) {
         std::vector<double> q;
-        rotate(&s.qkv[(static_cast<size_t>(b) * c.seq + i) * ld + h * c.d_k], i, q);
+        rotate(&s.qkv[(static_cast<size_t>(b) * c.seq + i) * ld + h * c.d_k], i,
+               q);
         std::vector<double> score(len);
         double m = -INFINITY;
         for (int j = 0; j < len; ++j) {
@@ -129,7 +135,8 @@ std::vector<double> Reference(const AttnSetup& s) {
           double dot = 0;
           for (int t = 0; t < c.d_k; ++t) dot += q[t] * K[j][t];
           dot /= std::sqrt(static_cast<double>(c.d_k));
-          if (c.bias == kAlibi) dot += -static_cast<double>(s.slopes[h]) * std::abs(i - j);
+          if (c.bias == kAlibi)
+            dot += -static_cast<double>(s.slopes[h]) * std::abs(i - j);
           if (c.bias == kRelative) {
             dot += s.rel_table[s.buckets[j - i + s.max_len - 1] * c.heads + h];
           }
@@ -141,10 +148,11 @@ std::vector<double> Reference(const AttnSetup& s) {
         for (int t = 0; t < c.d_k; ++t) {
           double acc = 0;
           for (int j = 0; j < len; ++j) {
-            acc += score[j] *
-                   s.qkv[(static_cast<size_t>(b) * c.seq + j) * ld + 2 * d_model + h * c.d_k + t];
+            acc += score[j] * s.qkv[(static_cast<size_t>(b) * c.seq + j) * ld +
+                                    2 * d_model + h * c.d_k + t];
           }
-          out[(static_cast<size_t>(b) * c.seq + i) * d_model + h * c.d_k + t] = acc / sum;
+          out[(static_cast<size_t>(b) * c.seq + i) * d_model + h * c.d_k + t] =
+              acc / sum;
         }
       }
     }
@@ -159,14 +167,17 @@ std::vector<int64_t> PackedRows(const AttnSetup& s) {
   std::vector<int64_t> packed_of;
   int64_t next = 0;
   for (int b = 0; b < s.c.batch; ++b) {
-    for (int i = 0; i < s.c.seq; ++i) packed_of.push_back(i < s.lengths[b] ? next++ : -1);
+    for (int i = 0; i < s.c.seq; ++i)
+      packed_of.push_back(i < s.lengths[b] ? next++ : -1);
   }
   return packed_of;
 }
 
-std::vector<float> PackQkv(const AttnSetup& s, const std::vector<int64_t>& packed_of) {
+std::vector<float> PackQkv(const AttnSetup& s,
+                           const std::vector<int64_t>& packed_of) {
   const int64_t ld = 3 * s.c.heads * s.c.d_k;
-  std::vector<float> packed(s.qkv.size(), NAN);  // rows past the valid ones: NaN
+  std::vector<float> packed(s.qkv.size(),
+                            NAN);  // rows past the valid ones: NaN
   for (size_t r = 0; r < packed_of.size(); ++r) {
     if (packed_of[r] < 0) continue;
     std::copy(s.qkv.begin() + r * ld, s.qkv.begin() + (r + 1) * ld,
@@ -188,8 +199,8 @@ void RunCase(const Case& c, std::mt19937& rng) {
     const float* qkv = packed_qkv.data();
     ASSERT_EQ(ENC_OK, enc_attention(&s.p, c.batch, c.seq,
                                     c.full ? nullptr : s.lengths.data(), qkv,
-                                    qkv + d_model, qkv + 2 * d_model, 3 * d_model,
-                                    out.data(), ld_out))
+                                    qkv + d_model, qkv + 2 * d_model,
+                                    3 * d_model, out.data(), ld_out))
         << enc_last_error();
     double worst = 0;
     int64_t valid = 0;
@@ -211,14 +222,16 @@ void RunCase(const Case& c, std::mt19937& rng) {
       }
     }
     // Rows past the valid ones are not written.
-    for (size_t k = valid * ld_out; k < out.size(); ++k) ASSERT_EQ(out[k], 7.0f) << k;
+    for (size_t k = valid * ld_out; k < out.size(); ++k)
+      ASSERT_EQ(out[k], 7.0f) << k;
   });
 }
 
 std::string Name(const Case& c) {
   return "heads " + std::to_string(c.heads) + " d_k " + std::to_string(c.d_k) +
          " seq " + std::to_string(c.seq) + " rope " + std::to_string(c.rope) +
-         " bias " + std::to_string(c.bias) + " window " + std::to_string(c.window);
+         " bias " + std::to_string(c.bias) + " window " +
+         std::to_string(c.window);
 }
 
 TEST(Attention, MatchesReferenceAcrossShapesRopeAndBias) {
@@ -288,12 +301,14 @@ TEST(Attention, SoftmaxExpIsAccurate) {
   const size_t N = hn::Lanes(d);
   std::vector<float> xs;
   for (int i = 0; i <= 2000000; ++i) xs.push_back(-87.3f * i / 2000000.0f);
-  for (float x : {0.0f, -0.0f, -1e-30f, -1e-7f, -0.3465f, -0.3466f, -87.29f}) xs.push_back(x);
+  for (float x : {0.0f, -0.0f, -1e-30f, -1e-7f, -0.3465f, -0.3466f, -87.29f})
+    xs.push_back(x);
   for (float x : {-87.4f, -100.0f, -1e30f, -INFINITY}) xs.push_back(x);
   while (xs.size() % N) xs.push_back(0.0f);
   std::vector<float> ys(xs.size());
   for (size_t i = 0; i < xs.size(); i += N) {
-    hn::StoreU(enc::HWY_NAMESPACE::ExpNonPositive(d, hn::LoadU(d, &xs[i])), d, &ys[i]);
+    hn::StoreU(enc::HWY_NAMESPACE::ExpNonPositive(d, hn::LoadU(d, &xs[i])), d,
+               &ys[i]);
   }
   double worst = 0;
   for (size_t i = 0; i < xs.size(); ++i) {
@@ -304,7 +319,8 @@ TEST(Attention, SoftmaxExpIsAccurate) {
     }
     const double rel = std::abs(ys[i] - want) / want;
     worst = std::max(worst, rel);
-    ASSERT_LE(rel, 3e-7) << "exp(" << xs[i] << ") = " << ys[i] << ", want " << want;
+    ASSERT_LE(rel, 3e-7) << "exp(" << xs[i] << ") = " << ys[i] << ", want "
+                         << want;
   }
   char text[32];
   std::snprintf(text, sizeof(text), "%.3g", worst);
@@ -347,8 +363,9 @@ TEST(Attention, ConcurrentCallsFromSeveralThreads) {
     threads.emplace_back([&, t] {
       for (int rep = 0; rep < 5 && status[t] != ENC_ERR_INPUT; ++rep) {
         const float* qkv = packed_qkv.data();
-        status[t] = enc_attention(&s.p, 3, 97, s.lengths.data(), qkv, qkv + d_model,
-                                  qkv + 2 * d_model, 3 * d_model, outs[t].data(), d_model);
+        status[t] = enc_attention(&s.p, 3, 97, s.lengths.data(), qkv,
+                                  qkv + d_model, qkv + 2 * d_model, 3 * d_model,
+                                  outs[t].data(), d_model);
       }
     });
   }
@@ -359,7 +376,8 @@ TEST(Attention, ConcurrentCallsFromSeveralThreads) {
       const int64_t r = packed_of[i / d_model];
       if (r < 0) continue;
       const float got = outs[t][r * d_model + i % d_model];
-      ASSERT_NEAR(got, ref[i], 2e-5 * std::max(1.0, std::abs(ref[i]))) << t << " " << i;
+      ASSERT_NEAR(got, ref[i], 2e-5 * std::max(1.0, std::abs(ref[i])))
+          << t << " " << i;
     }
   }
 }
@@ -374,8 +392,9 @@ TEST(Attention, ZeroLengthsHaveNoRows) {
   std::vector<float> out(3 * 8 * 8, 5.0f);
   const int32_t lengths[3] = {0, 0, 0};
   ForEachTarget([&] {
-    ASSERT_EQ(ENC_OK, enc_attention(&p, 3, 8, lengths, qkv.data(), qkv.data() + 8,
-                                    qkv.data() + 16, 24, out.data(), 8));
+    ASSERT_EQ(ENC_OK,
+              enc_attention(&p, 3, 8, lengths, qkv.data(), qkv.data() + 8,
+                            qkv.data() + 16, 24, out.data(), 8));
     for (float x : out) ASSERT_EQ(x, 5.0f);  // no rows: nothing written
   });
 }
@@ -389,9 +408,9 @@ TEST(Attention, RejectsBadArguments) {
   std::vector<float> qkv(8 * 24, 1.0f), out(8 * 8, 3.0f);
   const float* q = qkv.data();
   auto call = [&](const enc_attention_params* pp, int batch, int seq,
-                  const int32_t* len, int64_t ld_in, int64_t ld_out,
-                  float* o) {
-    return enc_attention(pp, batch, seq, len, q, q + 8, q + 16, ld_in, o, ld_out);
+                  const int32_t* len, int64_t ld_in, int64_t ld_out, float* o) {
+    return enc_attention(pp, batch, seq, len, q, q + 8, q + 16, ld_in, o,
+                         ld_out);
   };
   EXPECT_EQ(ENC_OK, call(&p, 1, 8, nullptr, 24, 8, out.data()));
   std::fill(out.begin(), out.end(), 3.0f);
@@ -399,15 +418,18 @@ TEST(Attention, RejectsBadArguments) {
     EXPECT_EQ(ENC_ERR_INPUT, s) << what;
     EXPECT_STRNE("", enc_last_error()) << what;
   };
-  expect_input_error(call(nullptr, 1, 8, nullptr, 24, 8, out.data()), "null params");
+  expect_input_error(call(nullptr, 1, 8, nullptr, 24, 8, out.data()),
+                     "null params");
   expect_input_error(call(&p, -1, 8, nullptr, 24, 8, out.data()), "batch");
   expect_input_error(call(&p, 1, 0, nullptr, 24, 8, out.data()), "seq 0");
-  expect_input_error(call(&p, 1, 9, nullptr, 24, 8, out.data()), "seq > max_len");
+  expect_input_error(call(&p, 1, 9, nullptr, 24, 8, out.data()),
+                     "seq > max_len");
   expect_input_error(call(&p, 1, 8, nullptr, 7, 8, out.data()), "ld_in");
   expect_input_error(call(&p, 1, 8, nullptr, 24, 7, out.data()), "ld_out");
   expect_input_error(call(&p, 1, 8, nullptr, 24, 8, nullptr), "null out");
-  expect_input_error(enc_attention(&p, 1, 8, nullptr, nullptr, q, q, 24, out.data(), 8),
-                     "null q");
+  expect_input_error(
+      enc_attention(&p, 1, 8, nullptr, nullptr, q, q, 24, out.data(), 8),
+      "null q");
   const int32_t bad_len[1] = {9}, neg_len[1] = {-1};
   expect_input_error(call(&p, 1, 8, bad_len, 24, 8, out.data()), "len > seq");
   expect_input_error(call(&p, 1, 8, neg_len, 24, 8, out.data()), "len < 0");
@@ -419,19 +441,23 @@ TEST(Attention, RejectsBadArguments) {
   expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "d_k");
   bad = p;
   bad.rope_style = 3;
-  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rope style");
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()),
+                     "rope style");
   bad = p;
   bad.window = -2;
-  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "window < 0");
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()),
+                     "window < 0");
   bad = p;
   bad.rope_style = ENC_ROPE_HALVES;  // tables missing
-  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rope tables");
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()),
+                     "rope tables");
   std::vector<float> table(8 * 2, 0.0f);
   bad.rope_cos = bad.rope_sin = table.data();
   bad.d_k = 3;
   bad.heads = 2;
-  expect_input_error(enc_attention(&bad, 1, 8, nullptr, q, q, q, 24, out.data(), 8),
-                     "odd d_k with rope");
+  expect_input_error(
+      enc_attention(&bad, 1, 8, nullptr, q, q, q, 24, out.data(), 8),
+      "odd d_k with rope");
   bad = p;
   std::vector<int32_t> buckets(15, 0);
   buckets[14] = 4;
@@ -439,7 +465,8 @@ TEST(Attention, RejectsBadArguments) {
   bad.rel_bucket = buckets.data();
   bad.rel_table = rel.data();
   bad.rel_buckets = 4;
-  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "bucket range");
+  expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()),
+                     "bucket range");
   bad.rel_table = nullptr;
   expect_input_error(call(&bad, 1, 8, nullptr, 24, 8, out.data()), "rel table");
   bad = p;

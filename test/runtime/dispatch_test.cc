@@ -31,7 +31,8 @@ int64_t Dispatched() { return ENC_DYNAMIC_DISPATCH(CompiledFor)(); }
 
 TEST(Dispatch, DetectsWhatHighwayDetects) {
   // Highway's own detection (libhwy, which only the tests link).
-  EXPECT_EQ(enc::CpuTargets() & HWY_TARGETS, hwy::SupportedTargets() & HWY_TARGETS);
+  EXPECT_EQ(enc::CpuTargets() & HWY_TARGETS,
+            hwy::SupportedTargets() & HWY_TARGETS);
 }
 
 TEST(Dispatch, ChoosesTheBestCompiledTarget) {

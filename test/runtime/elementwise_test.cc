@@ -32,7 +32,8 @@ TEST(Elementwise, EveryActivationMatchesFloat64) {
       SCOPED_TRACE(testing::Message() << "act " << act << " d " << d);
       ForEachTarget([&] {
         std::vector<float> y(rows * ld, 7.0f);
-        ASSERT_EQ(ENC_OK, enc_activation_rows(act, rows, d, x.data(), ld, y.data(), ld))
+        ASSERT_EQ(ENC_OK,
+                  enc_activation_rows(act, rows, d, x.data(), ld, y.data(), ld))
             << enc_last_error();
         for (int64_t r = 0; r < rows; ++r) {
           for (int64_t i = 0; i < ld; ++i) {
@@ -54,8 +55,10 @@ TEST(Elementwise, EveryActivationMatchesFloat64) {
 TEST(Elementwise, ActivationInPlace) {
   std::vector<float> x = {-2.0f, -0.5f, 0.0f, 0.5f, 2.0f};
   const std::vector<float> before = x;
-  ASSERT_EQ(ENC_OK, enc_activation_rows(ENC_ACT_RELU, 1, 5, x.data(), 5, x.data(), 5));
-  for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(x[i], std::max(0.0f, before[i]));
+  ASSERT_EQ(ENC_OK,
+            enc_activation_rows(ENC_ACT_RELU, 1, 5, x.data(), 5, x.data(), 5));
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(x[i], std::max(0.0f, before[i]));
 }
 
 TEST(Elementwise, AddRows) {
@@ -67,9 +70,11 @@ TEST(Elementwise, AddRows) {
   for (float& v : b) v = dist(rng);
   ForEachTarget([&] {
     std::vector<float> y(rows * d);
-    ASSERT_EQ(ENC_OK, enc_add_rows(rows, d, a.data(), d, b.data(), 24, y.data(), d));
+    ASSERT_EQ(ENC_OK,
+              enc_add_rows(rows, d, a.data(), d, b.data(), 24, y.data(), d));
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t i = 0; i < d; ++i) ASSERT_EQ(y[r * d + i], a[r * d + i] + b[r * 24 + i]);
+      for (int64_t i = 0; i < d; ++i)
+        ASSERT_EQ(y[r * d + i], a[r * d + i] + b[r * 24 + i]);
     }
   });
 }
@@ -84,9 +89,11 @@ TEST(Elementwise, MulRows) {
   for (float& v : b) v = dist(rng);
   ForEachTarget([&] {
     std::vector<float> y(rows * d);
-    ASSERT_EQ(ENC_OK, enc_mul_rows(rows, d, a.data(), d, b.data(), 32, y.data(), d));
+    ASSERT_EQ(ENC_OK,
+              enc_mul_rows(rows, d, a.data(), d, b.data(), 32, y.data(), d));
     for (int64_t r = 0; r < rows; ++r) {
-      for (int64_t i = 0; i < d; ++i) ASSERT_EQ(y[r * d + i], a[r * d + i] * b[r * 32 + i]);
+      for (int64_t i = 0; i < d; ++i)
+        ASSERT_EQ(y[r * d + i], a[r * d + i] * b[r * 32 + i]);
     }
     std::vector<float> in_place = a;
     ASSERT_EQ(ENC_OK, enc_mul_rows(rows, d, in_place.data(), d, b.data(), 32,
@@ -97,18 +104,28 @@ TEST(Elementwise, MulRows) {
 
 TEST(Elementwise, RejectsBadArguments) {
   std::vector<float> x(16, 1.0f), y(16, 3.0f);
-  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(-1, 1, 16, x.data(), 16, y.data(), 16));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(99, 1, 16, x.data(), 16, y.data(), 16));
-  EXPECT_NE(std::string(enc_last_error()).find("unknown activation 99"), std::string::npos)
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_activation_rows(-1, 1, 16, x.data(), 16, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_activation_rows(99, 1, 16, x.data(), 16, y.data(), 16));
+  EXPECT_NE(std::string(enc_last_error()).find("unknown activation 99"),
+            std::string::npos)
       << enc_last_error();
-  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(ENC_ACT_RELU, -1, 16, x.data(), 16, y.data(), 16));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(ENC_ACT_RELU, 1, 16, nullptr, 16, y.data(), 16));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(ENC_ACT_RELU, 1, 16, x.data(), 8, y.data(), 16));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_add_rows(1, 16, x.data(), 16, nullptr, 16, y.data(), 16));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_mul_rows(1, 16, nullptr, 16, x.data(), 16, y.data(), 16));
-  EXPECT_NE(std::string(enc_last_error()).find("enc_mul_rows: a is NULL"), std::string::npos)
+  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(ENC_ACT_RELU, -1, 16, x.data(),
+                                               16, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(ENC_ACT_RELU, 1, 16, nullptr, 16,
+                                               y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_activation_rows(ENC_ACT_RELU, 1, 16, x.data(), 8,
+                                               y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_add_rows(1, 16, x.data(), 16, nullptr, 16, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_mul_rows(1, 16, nullptr, 16, x.data(), 16, y.data(), 16));
+  EXPECT_NE(std::string(enc_last_error()).find("enc_mul_rows: a is NULL"),
+            std::string::npos)
       << enc_last_error();
-  EXPECT_EQ(ENC_ERR_INPUT, enc_mul_rows(1, 16, x.data(), 8, x.data(), 16, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_mul_rows(1, 16, x.data(), 8, x.data(), 16, y.data(), 16));
   for (float v : y) EXPECT_EQ(3.0f, v);
 }
 

@@ -27,25 +27,33 @@ TEST(Embed, TokensMatchReference) {
   for (int64_t d : {1, 3, 17, 64, 100}) {
     for (int seq : {1, 5, 129}) {
       for (int variant = 0; variant < 8; ++variant) {
-        const bool types_on = variant & 1, pos_on = variant & 2, lengths_on = variant & 4;
-        SCOPED_TRACE(testing::Message() << "d " << d << " seq " << seq << " variant " << variant);
+        const bool types_on = variant & 1, pos_on = variant & 2,
+                   lengths_on = variant & 4;
+        SCOPED_TRACE(testing::Message()
+                     << "d " << d << " seq " << seq << " variant " << variant);
         const int batch = 3, vocab = 50, type_vocab = 3;
         const int64_t ld = d + 2, pos_rows = seq + 4;
-        const std::vector<float> tok = Random(vocab * d, rng), type = Random(type_vocab * d, rng),
+        const std::vector<float> tok = Random(vocab * d, rng),
+                                 type = Random(type_vocab * d, rng),
                                  pos = Random(pos_rows * d, rng);
         std::vector<int32_t> ids(batch * seq), types(batch * seq);
-        for (auto& x : ids) x = std::uniform_int_distribution<int>(0, vocab - 1)(rng);
-        for (auto& x : types) x = std::uniform_int_distribution<int>(0, type_vocab - 1)(rng);
+        for (auto& x : ids)
+          x = std::uniform_int_distribution<int>(0, vocab - 1)(rng);
+        for (auto& x : types)
+          x = std::uniform_int_distribution<int>(0, type_vocab - 1)(rng);
         const std::vector<int32_t> lengths = {seq, 0, seq / 2};
         const int32_t* len = lengths_on ? lengths.data() : nullptr;
-        if (lengths_on) ids[seq + 1 < batch * seq ? seq : 0] = -5;  // padding: not checked
+        if (lengths_on)
+          ids[seq + 1 < batch * seq ? seq : 0] = -5;  // padding: not checked
         const float scale = 1.7f;
         ForEachTarget([&] {
           std::vector<float> out(batch * seq * ld, 9.0f);
           ASSERT_EQ(ENC_OK,
-                    enc_embed_tokens(batch, seq, ids.data(), types_on ? types.data() : nullptr,
-                                     len, tok.data(), vocab, scale, type.data(), type_vocab,
-                                     pos_on ? pos.data() : nullptr, pos_rows, d, out.data(), ld))
+                    enc_embed_tokens(batch, seq, ids.data(),
+                                     types_on ? types.data() : nullptr, len,
+                                     tok.data(), vocab, scale, type.data(),
+                                     type_vocab, pos_on ? pos.data() : nullptr,
+                                     pos_rows, d, out.data(), ld))
               << enc_last_error();
           // Packed layout: valid positions only, in order; rows past them
           // and columns past d untouched.
@@ -60,15 +68,17 @@ TEST(Embed, TokensMatchReference) {
                   ASSERT_EQ(9.0f, got);
                   continue;
                 }
-                const double want = static_cast<double>(scale) * tok[ids[row] * d + c] +
-                                    type[(types_on ? types[row] : 0) * d + c] +
-                                    (pos_on ? pos[i * d + c] : 0.0);
+                const double want =
+                    static_cast<double>(scale) * tok[ids[row] * d + c] +
+                    type[(types_on ? types[row] : 0) * d + c] +
+                    (pos_on ? pos[i * d + c] : 0.0);
                 ASSERT_NEAR(got, want, 1e-5 * std::max(1.0, std::abs(want)))
                     << "b " << b << " i " << i << " c " << c;
               }
             }
           }
-          for (int64_t k = packed * ld; k < batch * seq * ld; ++k) ASSERT_EQ(9.0f, out[k]);
+          for (int64_t k = packed * ld; k < batch * seq * ld; ++k)
+            ASSERT_EQ(9.0f, out[k]);
         });
       }
     }
@@ -79,21 +89,23 @@ TEST(Embed, FloatsPlusPositions) {
   std::mt19937 rng(6);
   const int batch = 3, seq = 7;
   const int64_t d = 19, ld = 24;
-  const std::vector<float> in = Random(batch * seq * ld, rng), pos = Random(seq * d, rng);
+  const std::vector<float> in = Random(batch * seq * ld, rng),
+                           pos = Random(seq * d, rng);
   ForEachTarget([&] {
     std::vector<float> out(batch * seq * ld, 0.0f);
-    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, in.data(), ld, nullptr, pos.data(), seq, d,
-                                       out.data(), ld));
+    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, in.data(), ld, nullptr,
+                                       pos.data(), seq, d, out.data(), ld));
     for (int64_t row = 0; row < batch * seq; ++row) {
       for (int64_t c = 0; c < d; ++c) {
-        ASSERT_EQ(in[row * ld + c] + pos[(row % seq) * d + c], out[row * ld + c]);
+        ASSERT_EQ(in[row * ld + c] + pos[(row % seq) * d + c],
+                  out[row * ld + c]);
       }
     }
     // Packing in place: sequence 1 is empty, sequence 2 moves up to row 3.
     const int32_t len[3] = {3, 0, 5};
     std::vector<float> inplace = in;
-    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, inplace.data(), ld, len, nullptr, 0, d,
-                                       inplace.data(), ld));
+    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq, inplace.data(), ld, len,
+                                       nullptr, 0, d, inplace.data(), ld));
     for (int i = 0; i < 5; ++i) {
       for (int64_t c = 0; c < d; ++c) {
         ASSERT_EQ(in[(2 * seq + i) * ld + c], inplace[(3 + i) * ld + c]) << i;
@@ -106,11 +118,13 @@ TEST(Embed, FloatsPlusPositions) {
 TEST(Embed, RejectsBadIdsWritingNothing) {
   const int batch = 2, seq = 3, vocab = 4, type_vocab = 2;
   const int64_t d = 5;
-  std::vector<float> tok(vocab * d, 1.0f), type(type_vocab * d, 1.0f), out(batch * seq * d, 7.0f);
+  std::vector<float> tok(vocab * d, 1.0f), type(type_vocab * d, 1.0f),
+      out(batch * seq * d, 7.0f);
   std::vector<int32_t> ids = {0, 1, 2, 3, 0, 1}, types = {0, 1, 0, 1, 0, 1};
   auto call = [&](const int32_t* len) {
-    return enc_embed_tokens(batch, seq, ids.data(), types.data(), len, tok.data(), vocab,
-                            1.0f, type.data(), type_vocab, nullptr, 0, d, out.data(), d);
+    return enc_embed_tokens(batch, seq, ids.data(), types.data(), len,
+                            tok.data(), vocab, 1.0f, type.data(), type_vocab,
+                            nullptr, 0, d, out.data(), d);
   };
   ids[4] = 4;
   EXPECT_EQ(ENC_ERR_INPUT, call(nullptr));
@@ -133,23 +147,32 @@ TEST(Embed, RejectsBadIdsWritingNothing) {
   const int32_t bad_len[2] = {3, 4};
   EXPECT_EQ(ENC_ERR_INPUT, call(bad_len));
   types[5] = 0;
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_tokens(-1, seq, ids.data(), nullptr, nullptr, tok.data(),
-                                            vocab, 1.0f, nullptr, 0, nullptr, 0, d, out.data(), d));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_tokens(batch, seq, nullptr, nullptr, nullptr, tok.data(),
-                                            vocab, 1.0f, nullptr, 0, nullptr, 0, d, out.data(), d));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr, nullptr,
-                                            vocab, 1.0f, nullptr, 0, nullptr, 0, d, out.data(), d));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr, tok.data(),
-                                            vocab, 1.0f, nullptr, 0, nullptr, 0, d, out.data(), d - 1));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr, tok.data(),
-                                            vocab, 1.0f, nullptr, 0, tok.data(), seq - 1, d,
-                                            out.data(), d));
+  EXPECT_EQ(
+      ENC_ERR_INPUT,
+      enc_embed_tokens(-1, seq, ids.data(), nullptr, nullptr, tok.data(), vocab,
+                       1.0f, nullptr, 0, nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(
+      ENC_ERR_INPUT,
+      enc_embed_tokens(batch, seq, nullptr, nullptr, nullptr, tok.data(), vocab,
+                       1.0f, nullptr, 0, nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(
+      ENC_ERR_INPUT,
+      enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr, nullptr, vocab,
+                       1.0f, nullptr, 0, nullptr, 0, d, out.data(), d));
   EXPECT_EQ(ENC_ERR_INPUT,
-            enc_embed_floats(batch, seq, nullptr, d, nullptr, nullptr, 0, d, out.data(), d));
+            enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr,
+                             tok.data(), vocab, 1.0f, nullptr, 0, nullptr, 0, d,
+                             out.data(), d - 1));
   EXPECT_EQ(ENC_ERR_INPUT,
-            enc_embed_floats(batch, 0, tok.data(), d, nullptr, nullptr, 0, d, out.data(), d));
-  EXPECT_EQ(ENC_ERR_INPUT,
-            enc_embed_floats(batch, seq, tok.data(), d, bad_len, nullptr, 0, d, out.data(), d));
+            enc_embed_tokens(batch, seq, ids.data(), nullptr, nullptr,
+                             tok.data(), vocab, 1.0f, nullptr, 0, tok.data(),
+                             seq - 1, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_floats(batch, seq, nullptr, d, nullptr,
+                                            nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_floats(batch, 0, tok.data(), d, nullptr,
+                                            nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_embed_floats(batch, seq, tok.data(), d, bad_len,
+                                            nullptr, 0, d, out.data(), d));
   for (float v : out) ASSERT_EQ(7.0f, v) << "a failing call wrote its output";
 }
 

@@ -74,7 +74,8 @@ TEST(Bf16Rounding, NearestEven) {
   EXPECT_EQ(enc::Bf16Bits(std::numeric_limits<float>::infinity()), 0x7F80);
   EXPECT_EQ(enc::Bf16Bits(-0.0f), 0x8000);
   // A NaN whose payload is only in the low half stays a NaN.
-  EXPECT_TRUE(std::isnan(enc::Bf16ToFloat(enc::Bf16Bits(FromBits(0x7F800001u)))));
+  EXPECT_TRUE(
+      std::isnan(enc::Bf16ToFloat(enc::Bf16Bits(FromBits(0x7F800001u)))));
   // Within half a bf16 ulp (8 significant bits: 2^(exponent - 8)), and
   // ties aside, to the nearer neighbour (the error is below half an ulp).
   std::mt19937 rng(3);
@@ -168,15 +169,30 @@ void CheckShape(int64_t m, int64_t n, int64_t k, uint32_t seed, bool round_x) {
 
 void CheckShapes(bool round_x) {
   const int64_t shapes[][3] = {
-      {1, 1, 1},     {3, 17, 64},   {17, 64, 3},   {64, 3, 17},
-      {3, 769, 17},  {17, 3, 769},  {64, 64, 64},  {1, 769, 64},
-      {17, 48, 257}, {9, 96, 512},  {130, 100, 300},
+      {1, 1, 1},
+      {3, 17, 64},
+      {17, 64, 3},
+      {64, 3, 17},
+      {3, 769, 17},
+      {17, 3, 769},
+      {64, 64, 64},
+      {1, 769, 64},
+      {17, 48, 257},
+      {9, 96, 512},
+      {130, 100, 300},
       // Around the tiles (6 x 16 AVX2, 6 x 8 SSE4, 8 x 48 AVX-512) and odd K
       // (the last pair half padding).
-      {5, 15, 1},    {6, 16, 2},    {7, 17, 3},    {8, 48, 5},
-      {9, 49, 4},    {13, 95, 33},  {25, 47, 1},
+      {5, 15, 1},
+      {6, 16, 2},
+      {7, 17, 3},
+      {8, 48, 5},
+      {9, 49, 4},
+      {13, 95, 33},
+      {25, 47, 1},
       // Several K blocks (K above any L1-derived block), odd and even.
-      {2, 1, 2501},  {50, 100, 2500}, {7, 33, 1537}};
+      {2, 1, 2501},
+      {50, 100, 2500},
+      {7, 33, 1537}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
     SCOPED_TRACE(::testing::Message()
@@ -224,7 +240,8 @@ TEST_P(Bf16TargetTest, PackedLayout) {
         uint32_t want = 0;
         if (col < n) {
           want = enc::Bf16Bits(w[col * k + 2 * q]);
-          if (2 * q + 1 < k) want |= uint32_t{enc::Bf16Bits(w[col * k + 2 * q + 1])} << 16;
+          if (2 * q + 1 < k)
+            want |= uint32_t{enc::Bf16Bits(w[col * k + 2 * q + 1])} << 16;
         }
         ASSERT_EQ(got, want) << "panel " << pn << " pair " << q << " col " << j;
       }
@@ -235,7 +252,8 @@ TEST_P(Bf16TargetTest, PackedLayout) {
   Packed f32 = PackAs(ENC_PRECISION_FP32, w2, n2, k2);
   Packed b16 = PackAs(ENC_PRECISION_BF16, w2, n2, k2);
   ASSERT_TRUE(f32 && b16);
-  EXPECT_EQ(2 * enc_gemm_packed_bytes(b16.get()), enc_gemm_packed_bytes(f32.get()));
+  EXPECT_EQ(2 * enc_gemm_packed_bytes(b16.get()),
+            enc_gemm_packed_bytes(f32.get()));
 }
 
 // Packing parts is packing their row concatenation, bit for bit.
@@ -245,8 +263,9 @@ TEST_P(Bf16TargetTest, PackPartsEqualsConcatenation) {
   const std::vector<float> w = Random(n * k, rng), x = Random(m * k, rng);
   const float* parts[] = {w.data(), w.data() + 20 * k, w.data() + 27 * k};
   enc_packed_b* split = nullptr;
-  ASSERT_EQ(enc_gemm_pack_parts_as(ENC_PRECISION_BF16, 3, parts, rows, k, &split),
-            ENC_OK)
+  ASSERT_EQ(
+      enc_gemm_pack_parts_as(ENC_PRECISION_BF16, 3, parts, rows, k, &split),
+      ENC_OK)
       << enc_last_error();
   Packed a(split), b = PackAs(ENC_PRECISION_BF16, w, n, k);
   std::vector<float> ya(m * n), yb(m * n);

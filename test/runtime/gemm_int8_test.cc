@@ -68,8 +68,8 @@ QuantRow Quantize(const float* v, int64_t k) {
 struct Reference {
   std::vector<double> product;  // x_scale * w_scale * sum, [m, n]
 
-  Reference(const std::vector<float>& x, int64_t ldx, const std::vector<float>& w,
-            int64_t m, int64_t n, int64_t k)
+  Reference(const std::vector<float>& x, int64_t ldx,
+            const std::vector<float>& w, int64_t m, int64_t n, int64_t k)
       : product(m * n) {
     std::vector<QuantRow> wq;
     for (int64_t j = 0; j < n; ++j) wq.push_back(Quantize(&w[j * k], k));
@@ -125,7 +125,8 @@ void CheckShape(int64_t target, int64_t m, int64_t n, int64_t k,
             if (j >= n) {  // the padding between rows is untouched
               if (got != 12345.0f) {
                 ++bad;
-                ADD_FAILURE() << "padding written at (" << i << ", " << j << ")";
+                ADD_FAILURE()
+                    << "padding written at (" << i << ", " << j << ")";
               }
               continue;
             }
@@ -135,9 +136,9 @@ void CheckShape(int64_t target, int64_t m, int64_t n, int64_t k,
             if (use_res) want += res[i * ldr + j];
             // The fp32 epilogue: int32 -> float, two products, the bias,
             // the activation (within 2e-6, gemm_test) and the residual.
-            const double tol = 4e-6 * (std::fabs(prod) + std::fabs(pre) +
-                                        std::fabs(want)) +
-                               1e-6;
+            const double tol =
+                4e-6 * (std::fabs(prod) + std::fabs(pre) + std::fabs(want)) +
+                1e-6;
             if (!(std::fabs(got - want) <= tol)) {
               ++bad;
               ADD_FAILURE() << "m=" << m << " n=" << n << " k=" << k
@@ -155,13 +156,27 @@ void CheckShape(int64_t target, int64_t m, int64_t n, int64_t k,
 TEST_P(GemmInt8Test, ShapesAndEpilogues) {
   const int64_t shapes[][3] = {
       // 1 x 1, k = 1, k not a multiple of 4 (the zero-padded last group).
-      {1, 1, 1}, {1, 1, 3}, {2, 3, 1}, {3, 5, 2}, {4, 7, 5}, {1, 9, 6},
+      {1, 1, 1},
+      {1, 1, 3},
+      {2, 3, 1},
+      {3, 5, 2},
+      {4, 7, 5},
+      {1, 9, 6},
       // Around the tiles (AVX2 4 x 16, SSE4 4 x 8, AVX-512 8 x 48): M, N one
       // below, at and one above a tile.
-      {3, 15, 4}, {4, 16, 8}, {5, 17, 9}, {7, 47, 13}, {8, 48, 16},
-      {9, 49, 31}, {12, 96, 64}, {13, 97, 67},
+      {3, 15, 4},
+      {4, 16, 8},
+      {5, 17, 9},
+      {7, 47, 13},
+      {8, 48, 16},
+      {9, 49, 31},
+      {12, 96, 64},
+      {13, 97, 67},
       // Larger: several panel chunks and row tiles, a partial last panel.
-      {37, 100, 130}, {64, 200, 257}, {130, 70, 768}, {6, 33, 3001}};
+      {37, 100, 130},
+      {64, 200, 257},
+      {130, 70, 768},
+      {6, 33, 3001}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
     SCOPED_TRACE(::testing::Message()
@@ -193,12 +208,11 @@ TEST_P(GemmInt8Test, PackedLayout) {
       EXPECT_EQ(q.scales[col], want.scale) << "column " << col;
       int32_t sum = 0;
       for (int64_t kk = 0; kk < q.groups * 4; ++kk) {
-        const int8_t got =
-            q.panels[p * q.groups * width * 4 + ((kk / 4) * width + j) * 4 +
-                     kk % 4];
+        const int8_t got = q.panels[p * q.groups * width * 4 +
+                                    ((kk / 4) * width + j) * 4 + kk % 4];
         const int32_t expect = kk < k ? want.q[kk] : 0;
-        ASSERT_EQ(got, expect) << "n " << n << " k " << k << " column " << col
-                               << " step " << kk;
+        ASSERT_EQ(got, expect)
+            << "n " << n << " k " << k << " column " << col << " step " << kk;
         sum += got;
       }
       EXPECT_EQ(q.sums[col], sum) << "column " << col;

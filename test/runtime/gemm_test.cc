@@ -114,15 +114,34 @@ class GemmTargetTest : public ::testing::TestWithParam<int64_t> {
 
 TEST_P(GemmTargetTest, ShapesAndEpilogues) {
   const int64_t shapes[][3] = {
-      {1, 1, 1},      {3, 17, 64},   {17, 64, 3},  {64, 3, 17},    {769, 17, 3},
-      {3, 769, 17},   {17, 3, 769},  {64, 64, 64}, {1, 769, 64},   {769, 64, 1},
-      {64, 769, 769}, {17, 48, 257}, {9, 96, 512}, {130, 100, 300},
+      {1, 1, 1},
+      {3, 17, 64},
+      {17, 64, 3},
+      {64, 3, 17},
+      {769, 17, 3},
+      {3, 769, 17},
+      {17, 3, 769},
+      {64, 64, 64},
+      {1, 769, 64},
+      {769, 64, 1},
+      {64, 769, 769},
+      {17, 48, 257},
+      {9, 96, 512},
+      {130, 100, 300},
       // Around the tiles (AVX2/SSE4 6 x 16 / 6 x 8, AVX-512 8 x 48): M, N
       // one below, at and one above a tile; K = 1 and 2.
-      {5, 15, 1},     {6, 16, 1},    {7, 17, 2},   {8, 48, 5},     {9, 49, 3},
-      {13, 95, 33},   {12, 32, 7},   {25, 47, 1},
+      {5, 15, 1},
+      {6, 16, 1},
+      {7, 17, 2},
+      {8, 48, 5},
+      {9, 49, 3},
+      {13, 95, 33},
+      {12, 32, 7},
+      {25, 47, 1},
       // Several K blocks (K above any L1-derived kc), with partial panels.
-      {1, 1, 2500},   {2, 1, 2500},  {50, 100, 2500}};
+      {1, 1, 2500},
+      {2, 1, 2500},
+      {50, 100, 2500}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
     SCOPED_TRACE(::testing::Message()
@@ -397,15 +416,16 @@ TEST_F(GemmValidationTest, PackPartsEqualsPackOfConcatenation) {
   const int64_t n = rows[0] + rows[1] + rows[2];
   Packed whole = Pack(cat, n, k);
   enc_packed_b* p = nullptr;
-  ASSERT_EQ(ENC_OK, enc_gemm_pack_parts(3, ptrs, rows, k, &p)) << enc_last_error();
+  ASSERT_EQ(ENC_OK, enc_gemm_pack_parts(3, ptrs, rows, k, &p))
+      << enc_last_error();
   Packed fused(p);
   const int64_t m = 5;
   const std::vector<float> x = Random(m * k, rng);
   std::vector<float> y1(m * n), y2(m * n);
-  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), k, whole.get(), nullptr, ENC_ACT_NONE, nullptr, 0,
-                             y1.data(), n));
-  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), k, fused.get(), nullptr, ENC_ACT_NONE, nullptr, 0,
-                             y2.data(), n));
+  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), k, whole.get(), nullptr, ENC_ACT_NONE,
+                             nullptr, 0, y1.data(), n));
+  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), k, fused.get(), nullptr, ENC_ACT_NONE,
+                             nullptr, 0, y2.data(), n));
   EXPECT_EQ(y1, y2);
   ExpectInputError(enc_gemm_pack_parts(0, ptrs, rows, k, &p), "num_parts");
   ExpectInputError(enc_gemm_pack_parts(4, ptrs, rows, k, &p), "num_parts");
@@ -462,7 +482,8 @@ TEST_F(GemmValidationTest, Gemm) {
             ENC_OK);
 }
 
-// --- the gated GEMM -----------------------------------------------------------
+// --- the gated GEMM
+// -----------------------------------------------------------
 
 struct GatedDeleter {
   void operator()(enc_packed_gated* p) const { enc_gemm_gated_free(p); }
@@ -514,10 +535,11 @@ void CheckGatedShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
     for (int a = 0; a <= ENC_ACT_SILU; ++a) {
       const auto act = static_cast<enc_activation>(a);
       std::vector<float> y(m * ldy, 12345.0f);
-      ASSERT_EQ(enc_gemm_gated(m, x.data(), ldx, packed.get(),
-                               use_bg ? bg.data() : nullptr,
-                               use_bu ? bu.data() : nullptr, act, y.data(), ldy),
-                ENC_OK)
+      ASSERT_EQ(
+          enc_gemm_gated(m, x.data(), ldx, packed.get(),
+                         use_bg ? bg.data() : nullptr,
+                         use_bu ? bu.data() : nullptr, act, y.data(), ldy),
+          ENC_OK)
           << enc_last_error();
       int bad = 0;
       for (int64_t i = 0; i < m && bad < 5; ++i) {
@@ -528,7 +550,8 @@ void CheckGatedShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
             EXPECT_EQ(got, 12345.0f) << "row " << i << " col " << j;
             continue;
           }
-          const double gate = RefAct(g[i * n + j] + (use_bg ? bg[j] : 0.0), act);
+          const double gate =
+              RefAct(g[i * n + j] + (use_bg ? bg[j] : 0.0), act);
           const double up = u[i * n + j] + (use_bu ? bu[j] : 0.0);
           const double want = gate * up;
           // The activations' slopes stay below 1.2: an error e in the gate's
@@ -552,13 +575,26 @@ void CheckGatedShape(int64_t m, int64_t n, int64_t k, uint32_t seed) {
 
 TEST_P(GemmTargetTest, GatedShapesAndActivations) {
   const int64_t shapes[][3] = {
-      {1, 1, 1},    {1, 1, 2},     {2, 3, 1},    {3, 17, 64},  {17, 3, 33},
+      {1, 1, 1},
+      {1, 1, 2},
+      {2, 3, 1},
+      {3, 17, 64},
+      {17, 3, 33},
       // Around the gated tiles (AVX2/SSE4 6 rows x 8 / 4 outputs, AVX-512
       // 6 x 32): M, N one below, at and one above; K = 1 and 2.
-      {5, 7, 1},    {6, 8, 1},     {7, 9, 2},    {11, 31, 3},  {12, 32, 5},
-      {13, 33, 2},  {25, 47, 1},   {64, 64, 64}, {130, 100, 300},
+      {5, 7, 1},
+      {6, 8, 1},
+      {7, 9, 2},
+      {11, 31, 3},
+      {12, 32, 5},
+      {13, 33, 2},
+      {25, 47, 1},
+      {64, 64, 64},
+      {130, 100, 300},
       // Several K blocks (partial sums between them), with partial panels.
-      {1, 1, 2500}, {7, 9, 2500},  {50, 70, 2500}};
+      {1, 1, 2500},
+      {7, 9, 2500},
+      {50, 70, 2500}};
   uint32_t seed = 100;
   for (const auto& s : shapes) {
     SCOPED_TRACE(::testing::Message()
@@ -593,8 +629,8 @@ TEST_P(GemmTargetTest, GatedPackedLayout) {
           const std::vector<float>& w = j < half ? wg : wu;
           const float want = row < n ? w[row * k + kk] : 0.0f;
           ASSERT_EQ(p.data[panel * k * width + kk * width + j], want)
-              << "n " << n << " k " << k << " panel " << panel << " step "
-              << kk << " column " << j;
+              << "n " << n << " k " << k << " panel " << panel << " step " << kk
+              << " column " << j;
         }
       }
     }
@@ -644,18 +680,18 @@ TEST_F(GemmValidationTest, Gated) {
   PackedGated packed(p);
   float* y = y_.data();
   const float* x = x_.data();
-  ExpectInputError(enc_gemm_gated(m_, x, k_, nullptr, nullptr, nullptr,
-                                  ENC_ACT_NONE, y, n_),
-                   "enc_gemm_gated: w is NULL");
+  ExpectInputError(
+      enc_gemm_gated(m_, x, k_, nullptr, nullptr, nullptr, ENC_ACT_NONE, y, n_),
+      "enc_gemm_gated: w is NULL");
   ExpectInputError(
       enc_gemm_gated(-1, x, k_, p, nullptr, nullptr, ENC_ACT_NONE, y, n_),
       "negative");
   ExpectInputError(
       enc_gemm_gated(m_, nullptr, k_, p, nullptr, nullptr, ENC_ACT_NONE, y, n_),
       "x is NULL");
-  ExpectInputError(enc_gemm_gated(m_, x, k_, p, nullptr, nullptr, ENC_ACT_NONE,
-                                  nullptr, n_),
-                   "y is NULL");
+  ExpectInputError(
+      enc_gemm_gated(m_, x, k_, p, nullptr, nullptr, ENC_ACT_NONE, nullptr, n_),
+      "y is NULL");
   ExpectInputError(
       enc_gemm_gated(m_, x, k_ - 1, p, nullptr, nullptr, ENC_ACT_NONE, y, n_),
       "ldx");

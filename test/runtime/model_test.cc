@@ -36,17 +36,19 @@ uint16_t ToHalf(float f) {  // exact for normal halves and zero
   const uint16_t sign = static_cast<uint16_t>((u >> 16) & 0x8000);
   if ((u & 0x7fffffff) == 0) return sign;
   const int exp = static_cast<int>((u >> 23) & 0xff) - 127 + 15;
-  EXPECT_TRUE(exp > 0 && exp < 31 && (u & 0x1fff) == 0) << f << " is not a half";
+  EXPECT_TRUE(exp > 0 && exp < 31 && (u & 0x1fff) == 0)
+      << f << " is not a half";
   return static_cast<uint16_t>(sign | (exp << 10) | ((u >> 13) & 0x3ff));
 }
 
 std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "enc_model_" + std::to_string(getpid()) + "_" + name +
-         ".safetensors";
+  return ::testing::TempDir() + "enc_model_" + std::to_string(getpid()) + "_" +
+         name + ".safetensors";
 }
 
 // Writes the tensors as a safetensors file and returns its path.
-std::string WriteFile(const std::string& name, const std::vector<Tensor>& tensors) {
+std::string WriteFile(const std::string& name,
+                      const std::vector<Tensor>& tensors) {
   std::string header = "{", data;
   for (const Tensor& t : tensors) {
     size_t count = 1;
@@ -74,7 +76,8 @@ std::string WriteFile(const std::string& name, const std::vector<Tensor>& tensor
   }
   header += "}";
   std::string bytes(8, '\0');
-  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+  for (int i = 0; i < 8; ++i)
+    bytes[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
   bytes += header + data;
   const std::string path = TempPath(name);
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -86,7 +89,8 @@ std::string WriteFile(const std::string& name, const std::vector<Tensor>& tensor
 std::vector<float> Values(size_t count, int seed) {
   std::vector<float> v(count);
   for (size_t i = 0; i < count; ++i) {
-    v[i] = static_cast<float>(static_cast<int>((seed * 7 + i * 3) % 128) - 64) / 8.0f;
+    v[i] = static_cast<float>(static_cast<int>((seed * 7 + i * 3) % 128) - 64) /
+           8.0f;
   }
   return v;
 }
@@ -98,7 +102,8 @@ Tensor T(const std::string& name, const std::string& dtype,
   return Tensor{name, dtype, shape, Values(count, seed)};
 }
 
-enc_weight_desc Vector(std::vector<const char*> names, std::vector<int64_t> rows) {
+enc_weight_desc Vector(std::vector<const char*> names,
+                       std::vector<int64_t> rows) {
   enc_weight_desc d{};
   d.kind = ENC_SLOT_VECTOR;
   d.num_parts = static_cast<int32_t>(names.size());
@@ -109,8 +114,8 @@ enc_weight_desc Vector(std::vector<const char*> names, std::vector<int64_t> rows
   return d;
 }
 
-enc_weight_desc Matrix(std::vector<const char*> names, std::vector<int64_t> rows,
-                       int64_t cols) {
+enc_weight_desc Matrix(std::vector<const char*> names,
+                       std::vector<int64_t> rows, int64_t cols) {
   enc_weight_desc d = Vector(names, rows);
   d.kind = ENC_SLOT_PACKED_MATRIX;
   d.cols = cols;
@@ -134,16 +139,21 @@ bool Contains(const std::string& haystack, const std::string& needle) {
 
 // Loads `descs` from `path` expecting `want`; on failure checks that every
 // slot is NULL and that the message holds each needle.
-void ExpectLoadFails(const std::string& path, const std::vector<enc_weight_desc>& descs,
-                     enc_status want, const std::vector<std::string>& needles) {
-  std::vector<void*> slots(descs.size(), reinterpret_cast<void*>(uintptr_t{0x40}));
-  const enc_status s = enc_model_load(path.c_str(), descs.data(),
-                                      static_cast<int32_t>(descs.size()), slots.data());
+void ExpectLoadFails(const std::string& path,
+                     const std::vector<enc_weight_desc>& descs, enc_status want,
+                     const std::vector<std::string>& needles) {
+  std::vector<void*> slots(descs.size(),
+                           reinterpret_cast<void*>(uintptr_t{0x40}));
+  const enc_status s =
+      enc_model_load(path.c_str(), descs.data(),
+                     static_cast<int32_t>(descs.size()), slots.data());
   const std::string error = enc_last_error();
   EXPECT_EQ(want, s) << error;
   for (void* slot : slots) EXPECT_EQ(nullptr, slot);
   for (const std::string& n : needles) EXPECT_TRUE(Contains(error, n)) << error;
-  if (s == ENC_OK) enc_model_free(descs.data(), static_cast<int32_t>(descs.size()), slots.data());
+  if (s == ENC_OK)
+    enc_model_free(descs.data(), static_cast<int32_t>(descs.size()),
+                   slots.data());
 }
 
 // ---- Loading ----------------------------------------------------------------
@@ -195,9 +205,11 @@ TEST(ModelLoad, EveryKindIncludingFusedQkv) {
   for (int64_t i = 0; i < kCols; ++i) EXPECT_EQ(tensors[7].values[i], norm[i]);
   // Tables: all rows, or the first rows[0] of a longer tensor.
   const float* tokens = static_cast<const float*>(slots[4]);
-  for (int64_t i = 0; i < 11 * kCols; ++i) EXPECT_EQ(tensors[8].values[i], tokens[i]);
+  for (int64_t i = 0; i < 11 * kCols; ++i)
+    EXPECT_EQ(tensors[8].values[i], tokens[i]);
   const float* positions = static_cast<const float*>(slots[5]);
-  for (int64_t i = 0; i < 4 * kCols; ++i) EXPECT_EQ(tensors[9].values[i], positions[i]);
+  for (int64_t i = 0; i < 4 * kCols; ++i)
+    EXPECT_EQ(tensors[9].values[i], positions[i]);
 
   // Packed matrices: enc_gemm against the concatenated rows.
   struct Case {
@@ -207,9 +219,11 @@ TEST(ModelLoad, EveryKindIncludingFusedQkv) {
   for (const Case& c : {Case{0, {0, 1, 2}}, Case{2, {6}}}) {
     SCOPED_TRACE(c.slot);
     std::vector<float> w;
-    for (int p : c.parts) w.insert(w.end(), tensors[p].values.begin(), tensors[p].values.end());
+    for (int p : c.parts)
+      w.insert(w.end(), tensors[p].values.begin(), tensors[p].values.end());
     const int64_t rows = static_cast<int64_t>(w.size()) / kCols;
-    const enc_packed_b* packed = static_cast<const enc_packed_b*>(slots[c.slot]);
+    const enc_packed_b* packed =
+        static_cast<const enc_packed_b*>(slots[c.slot]);
     EXPECT_EQ(rows, enc_gemm_packed_n(packed));
     EXPECT_EQ(kCols, enc_gemm_packed_k(packed));
     const int64_t m = 3;
@@ -217,13 +231,14 @@ TEST(ModelLoad, EveryKindIncludingFusedQkv) {
     std::uniform_real_distribution<float> dist(-1, 1);
     std::vector<float> x(m * kCols), y(m * rows, NAN);
     for (float& v : x) v = dist(rng);
-    ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), kCols, packed, nullptr, ENC_ACT_NONE,
-                               nullptr, 0, y.data(), rows))
+    ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), kCols, packed, nullptr,
+                               ENC_ACT_NONE, nullptr, 0, y.data(), rows))
         << enc_last_error();
     for (int64_t i = 0; i < m; ++i) {
       for (int64_t j = 0; j < rows; ++j) {
         double ref = 0;
-        for (int64_t k = 0; k < kCols; ++k) ref += double{x[i * kCols + k]} * w[j * kCols + k];
+        for (int64_t k = 0; k < kCols; ++k)
+          ref += double{x[i * kCols + k]} * w[j * kCols + k];
         EXPECT_NEAR(ref, y[i * rows + j], 1e-4 * std::max(1.0, std::fabs(ref)))
             << i << "," << j;
       }
@@ -266,7 +281,8 @@ TEST(ModelLoad, PackedGatedFromGateAndUp) {
   };
   const int32_t count = static_cast<int32_t>(descs.size());
   std::vector<void*> slots(descs.size(), nullptr);
-  ASSERT_EQ(ENC_OK, enc_model_load(path.c_str(), descs.data(), count, slots.data()))
+  ASSERT_EQ(ENC_OK,
+            enc_model_load(path.c_str(), descs.data(), count, slots.data()))
       << enc_last_error();
   unlink(path.c_str());
   for (int slot = 0; slot < count; ++slot) {
@@ -328,14 +344,15 @@ TEST(ModelLoad, Int8Matrices) {
     // x = e_0: row 0 of W^T, i.e. column 0 of W, quantized per row of W.
     std::vector<float> x(kCols, 0.0f), y(kD, NAN);
     x[0] = 1.0f;
-    ASSERT_EQ(ENC_OK, enc_gemm(1, x.data(), kCols, packed, nullptr, ENC_ACT_NONE,
-                               nullptr, 0, y.data(), kD));
+    ASSERT_EQ(ENC_OK, enc_gemm(1, x.data(), kCols, packed, nullptr,
+                               ENC_ACT_NONE, nullptr, 0, y.data(), kD));
     for (int64_t r = 0; r < kD; ++r) {
       float max = 0;
       for (int64_t c = 0; c < kCols; ++c) {
         max = std::max(max, std::fabs(tensors[i].values[r * kCols + c]));
       }
-      EXPECT_NEAR(tensors[i].values[r * kCols], y[r], max / 127) << i << ", " << r;
+      EXPECT_NEAR(tensors[i].values[r * kCols], y[r], max / 127)
+          << i << ", " << r;
     }
   }
   enc_model_free(descs.data(), 2, slots.data());
@@ -348,11 +365,14 @@ TEST(ModelLoad, Int8Matrices) {
 }
 
 TEST(ModelLoad, TableWithFewerRowsFails) {
-  const std::string path = WriteFile("few_rows", {T("norm.weight", "F32", {kCols}, 1),
-                                                  T("embed.positions", "F16", {3, kCols}, 2),
-                                                  T("big", "F32", {5, kCols}, 3)});
-  ExpectLoadFails(path, {Vector({"norm.weight"}, {kCols}), Table("embed.positions", 4, kCols, 4)},
-                  ENC_ERR_WEIGHTS, {path, "'embed.positions'", "[3, 7]", "[4, 7]"});
+  const std::string path =
+      WriteFile("few_rows", {T("norm.weight", "F32", {kCols}, 1),
+                             T("embed.positions", "F16", {3, kCols}, 2),
+                             T("big", "F32", {5, kCols}, 3)});
+  ExpectLoadFails(
+      path,
+      {Vector({"norm.weight"}, {kCols}), Table("embed.positions", 4, kCols, 4)},
+      ENC_ERR_WEIGHTS, {path, "'embed.positions'", "[3, 7]", "[4, 7]"});
   // min_file_rows above rows[0]: the file needs that many.
   ExpectLoadFails(path, {Table("big", 4, kCols, 6)}, ENC_ERR_WEIGHTS,
                   {path, "'big'", "[5, 7]", "[6, 7]"});
@@ -360,43 +380,51 @@ TEST(ModelLoad, TableWithFewerRowsFails) {
   ExpectLoadFails(path, {Table("big", 4, kCols)}, ENC_ERR_WEIGHTS,
                   {path, "'big'", "[5, 7]", "[4, 7]"});
   // With it, the columns must still match.
-  ExpectLoadFails(path, {Table("big", 4, 6, 4)}, ENC_ERR_WEIGHTS, {path, "'big'", "[5, 7]"});
+  ExpectLoadFails(path, {Table("big", 4, 6, 4)}, ENC_ERR_WEIGHTS,
+                  {path, "'big'", "[5, 7]"});
   unlink(path.c_str());
 }
 
 TEST(ModelLoad, MissingTensorFailsAndFreesEverything) {
   const std::string path = WriteFile(
-      "missing", {T("norm.weight", "F32", {kCols}, 1), T("blocks.0.attn.q.weight", "F32", {kD, kCols}, 2),
+      "missing", {T("norm.weight", "F32", {kCols}, 1),
+                  T("blocks.0.attn.q.weight", "F32", {kD, kCols}, 2),
                   T("blocks.0.attn.k.weight", "F32", {kD, kCols}, 3),
                   T("blocks.0.attn.o.weight", "F32", {kD, kCols}, 4)});
-  const enc_weight_desc qkv = Matrix(
-      {"blocks.0.attn.q.weight", "blocks.0.attn.k.weight", "blocks.0.attn.v.weight"},
-      {kD, kD, kD}, kCols);
+  const enc_weight_desc qkv =
+      Matrix({"blocks.0.attn.q.weight", "blocks.0.attn.k.weight",
+              "blocks.0.attn.v.weight"},
+             {kD, kD, kD}, kCols);
   ExpectLoadFails(path,
-                  {Vector({"norm.weight"}, {kCols}), Matrix({"blocks.0.attn.o.weight"}, {kD}, kCols), qkv},
-                  ENC_ERR_WEIGHTS, {path, "'blocks.0.attn.v.weight'", "missing"});
-  ExpectLoadFails(path, {Table("embed.positions", 4, kCols, 4)}, ENC_ERR_WEIGHTS,
-                  {path, "'embed.positions'", "missing"});
+                  {Vector({"norm.weight"}, {kCols}),
+                   Matrix({"blocks.0.attn.o.weight"}, {kD}, kCols), qkv},
+                  ENC_ERR_WEIGHTS,
+                  {path, "'blocks.0.attn.v.weight'", "missing"});
+  ExpectLoadFails(path, {Table("embed.positions", 4, kCols, 4)},
+                  ENC_ERR_WEIGHTS, {path, "'embed.positions'", "missing"});
   unlink(path.c_str());
 }
 
 TEST(ModelLoad, MissingTensorsAreCountedAndListed) {
-  const std::string path = WriteFile("several_missing", {T("present", "F32", {kCols}, 1)});
+  const std::string path =
+      WriteFile("several_missing", {T("present", "F32", {kCols}, 1)});
   std::vector<enc_weight_desc> descs = {Vector({"present"}, {kCols})};
-  const char* names[] = {"a.weight", "b.weight", "c.weight", "d.weight", "e.weight",
-                         "f.weight"};
+  const char* names[] = {"a.weight", "b.weight", "c.weight",
+                         "d.weight", "e.weight", "f.weight"};
   for (const char* name : names) descs.push_back(Matrix({name}, {kD}, kCols));
   // The first four with their shapes, then how many more.
   ExpectLoadFails(path, descs, ENC_ERR_WEIGHTS,
                   {path, "6 of the 7 tensors the model reads are missing",
-                   "'a.weight' [5, 7], 'b.weight' [5, 7], 'c.weight' [5, 7], 'd.weight' [5, 7] "
+                   "'a.weight' [5, 7], 'b.weight' [5, 7], 'c.weight' [5, 7], "
+                   "'d.weight' [5, 7] "
                    "and 2 more"});
   // Parts of a fused slot count one by one; a table that may be longer says so.
   ExpectLoadFails(path,
                   {Matrix({"present", "q", "k"}, {kD, kD, kD}, kCols),
                    Table("embed.positions", 4, kCols, 4)},
                   ENC_ERR_WEIGHTS,
-                  {"3 of the 4 tensors", "'q' [5, 7], 'k' [5, 7], 'embed.positions' [4 or more, 7]"});
+                  {"3 of the 4 tensors",
+                   "'q' [5, 7], 'k' [5, 7], 'embed.positions' [4 or more, 7]"});
   EXPECT_FALSE(Contains(enc_last_error(), "Hugging Face")) << enc_last_error();
   unlink(path.c_str());
 }
@@ -406,7 +434,8 @@ TEST(ModelLoad, AFileInAHuggingFaceLayoutIsNamed) {
     const char* tensor;
     const char* family;
   } cases[] = {
-      {"encoder.layer.0.attention.self.query.weight", "BERT, RoBERTa or ELECTRA"},
+      {"encoder.layer.0.attention.self.query.weight",
+       "BERT, RoBERTa or ELECTRA"},
       {"bert.encoder.layer.11.attention.self.query.weight", "BERT"},
       {"roberta.encoder.layer.0.attention.self.query.weight", "RoBERTa"},
       {"electra.encoder.layer.3.attention.self.query.weight", "ELECTRA"},
@@ -418,18 +447,24 @@ TEST(ModelLoad, AFileInAHuggingFaceLayoutIsNamed) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.tensor);
-    const std::string path = WriteFile("hf", {T("embeddings.word_embeddings.weight", "F32", {kD, kCols}, 1),
-                                              T(c.tensor, "F32", {kD, kCols}, 2)});
-    ExpectLoadFails(path, {Matrix({"blocks.0.attn.q.weight"}, {kD}, kCols), Vector({"v"}, {kD})},
-                    ENC_ERR_WEIGHTS,
-                    {path, "2 of the 2 tensors",
-                     std::string("looks like a Hugging Face ") + c.family + " checkpoint (it holds '" +
-                         c.tensor + "')"});
+    const std::string path = WriteFile(
+        "hf", {T("embeddings.word_embeddings.weight", "F32", {kD, kCols}, 1),
+               T(c.tensor, "F32", {kD, kCols}, 2)});
+    ExpectLoadFails(
+        path,
+        {Matrix({"blocks.0.attn.q.weight"}, {kD}, kCols), Vector({"v"}, {kD})},
+        ENC_ERR_WEIGHTS,
+        {path, "2 of the 2 tensors",
+         std::string("looks like a Hugging Face ") + c.family +
+             " checkpoint (it holds '" + c.tensor + "')"});
     unlink(path.c_str());
   }
   // Names that only resemble a layout (no layer number) are not one.
-  const std::string path = WriteFile("not_hf", {T("encoder.layer.x.attention.self.query.weight", "F32", {kD}, 1)});
-  ExpectLoadFails(path, {Vector({"v"}, {kD})}, ENC_ERR_WEIGHTS, {"'v'", "is missing"});
+  const std::string path = WriteFile(
+      "not_hf",
+      {T("encoder.layer.x.attention.self.query.weight", "F32", {kD}, 1)});
+  ExpectLoadFails(path, {Vector({"v"}, {kD})}, ENC_ERR_WEIGHTS,
+                  {"'v'", "is missing"});
   EXPECT_FALSE(Contains(enc_last_error(), "Hugging Face")) << enc_last_error();
   unlink(path.c_str());
 }
@@ -438,13 +473,18 @@ TEST(ModelLoad, WrongShapeFails) {
   const std::string path =
       WriteFile("shape", {T("v", "F32", {kD}, 1), T("m", "F16", {kD, kCols}, 2),
                           T("m3", "F32", {kD, kCols, 1}, 3)});
-  ExpectLoadFails(path, {Vector({"v"}, {kD + 1})}, ENC_ERR_WEIGHTS, {path, "'v'", "[5]", "[6]"});
-  ExpectLoadFails(path, {Vector({"v", "m"}, {kD, kD})}, ENC_ERR_WEIGHTS, {path, "'m'", "[5, 7]"});
+  ExpectLoadFails(path, {Vector({"v"}, {kD + 1})}, ENC_ERR_WEIGHTS,
+                  {path, "'v'", "[5]", "[6]"});
+  ExpectLoadFails(path, {Vector({"v", "m"}, {kD, kD})}, ENC_ERR_WEIGHTS,
+                  {path, "'m'", "[5, 7]"});
   ExpectLoadFails(path, {Matrix({"m"}, {kD}, kCols + 1)}, ENC_ERR_WEIGHTS,
                   {path, "'m'", "[5, 7]", "[5, 8]"});
-  ExpectLoadFails(path, {Matrix({"v", "m"}, {kD, kD}, kCols)}, ENC_ERR_WEIGHTS, {path, "'v'"});
-  ExpectLoadFails(path, {Table("m3", kD, kCols)}, ENC_ERR_WEIGHTS, {path, "'m3'"});
-  ExpectLoadFails(path, {Table("m3", kD, kCols, kD)}, ENC_ERR_WEIGHTS, {path, "'m3'"});
+  ExpectLoadFails(path, {Matrix({"v", "m"}, {kD, kD}, kCols)}, ENC_ERR_WEIGHTS,
+                  {path, "'v'"});
+  ExpectLoadFails(path, {Table("m3", kD, kCols)}, ENC_ERR_WEIGHTS,
+                  {path, "'m3'"});
+  ExpectLoadFails(path, {Table("m3", kD, kCols, kD)}, ENC_ERR_WEIGHTS,
+                  {path, "'m3'"});
   unlink(path.c_str());
 }
 
@@ -458,7 +498,8 @@ TEST(ModelLoad, FileErrorsComeFromTheLoader) {
 }
 
 TEST(ModelLoad, BadArgumentsAndDescriptors) {
-  const std::string path = WriteFile("args", {T("v", "F32", {kD}, 1), T("m", "F32", {kD, kCols}, 2)});
+  const std::string path = WriteFile(
+      "args", {T("v", "F32", {kD}, 1), T("m", "F32", {kD, kCols}, 2)});
   const enc_weight_desc good = Vector({"v"}, {kD});
   void* slot = nullptr;
   EXPECT_EQ(ENC_ERR_INPUT, enc_model_load(nullptr, &good, 1, &slot));
@@ -466,7 +507,8 @@ TEST(ModelLoad, BadArgumentsAndDescriptors) {
   EXPECT_EQ(ENC_ERR_INPUT, enc_model_load(path.c_str(), &good, 1, nullptr));
   EXPECT_EQ(ENC_ERR_INPUT, enc_model_load(path.c_str(), nullptr, 1, &slot));
   EXPECT_EQ(ENC_ERR_INPUT, enc_model_load(path.c_str(), &good, -1, &slot));
-  EXPECT_EQ(ENC_OK, enc_model_load(path.c_str(), nullptr, 0, nullptr));  // nothing to load
+  EXPECT_EQ(ENC_OK, enc_model_load(path.c_str(), nullptr, 0,
+                                   nullptr));  // nothing to load
   EXPECT_EQ(0, enc_model_bytes(nullptr, 0));
 
   struct Bad {
@@ -474,7 +516,9 @@ TEST(ModelLoad, BadArgumentsAndDescriptors) {
     enc_weight_desc desc;
   };
   std::vector<Bad> bad;
-  auto add = [&](const char* what, enc_weight_desc d) { bad.push_back({what, d}); };
+  auto add = [&](const char* what, enc_weight_desc d) {
+    bad.push_back({what, d});
+  };
   enc_weight_desc d = good;
   d.kind = 7;
   add("kind", d);
@@ -523,27 +567,34 @@ TEST(ModelLoad, BadArgumentsAndDescriptors) {
   add("precision", d);
   for (const Bad& b : bad) {
     SCOPED_TRACE(b.what);
-    // A broken descriptor is reported before anything is loaded, wherever it is.
-    ExpectLoadFails(path, {good, b.desc}, ENC_ERR_INPUT, {"descriptor 1", b.what});
+    // A broken descriptor is reported before anything is loaded, wherever it
+    // is.
+    ExpectLoadFails(path, {good, b.desc}, ENC_ERR_INPUT,
+                    {"descriptor 1", b.what});
     EXPECT_EQ(-1, enc_model_bytes(&b.desc, 1));
   }
   unlink(path.c_str());
 }
 
 TEST(ModelCreate, AllocatesLoadsAndCleansUp) {
-  const std::string path = WriteFile("create", {T("v", "F16", {kD}, 1), T("m", "F32", {kD, kCols}, 2)});
-  const enc_weight_desc descs[2] = {Vector({"v"}, {kD}), Matrix({"m"}, {kD}, kCols)};
+  const std::string path = WriteFile(
+      "create", {T("v", "F16", {kD}, 1), T("m", "F32", {kD, kCols}, 2)});
+  const enc_weight_desc descs[2] = {Vector({"v"}, {kD}),
+                                    Matrix({"m"}, {kD}, kCols)};
   void** slots = reinterpret_cast<void**>(uintptr_t{0x40});
-  ASSERT_EQ(ENC_OK, enc_model_create(path.c_str(), descs, 2, &slots)) << enc_last_error();
+  ASSERT_EQ(ENC_OK, enc_model_create(path.c_str(), descs, 2, &slots))
+      << enc_last_error();
   ASSERT_NE(nullptr, slots);
   EXPECT_NE(nullptr, slots[0]);
   EXPECT_EQ(kD, enc_gemm_packed_n(static_cast<const enc_packed_b*>(slots[1])));
   enc_model_destroy(descs, 2, slots);
   enc_model_destroy(descs, 2, nullptr);
 
-  const enc_weight_desc missing[2] = {Vector({"v"}, {kD}), Matrix({"w"}, {kD}, kCols)};
+  const enc_weight_desc missing[2] = {Vector({"v"}, {kD}),
+                                      Matrix({"w"}, {kD}, kCols)};
   slots = reinterpret_cast<void**>(uintptr_t{0x40});
-  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_model_create(path.c_str(), missing, 2, &slots));
+  EXPECT_EQ(ENC_ERR_WEIGHTS,
+            enc_model_create(path.c_str(), missing, 2, &slots));
   EXPECT_EQ(nullptr, slots);
   EXPECT_TRUE(Contains(enc_last_error(), "'w'")) << enc_last_error();
 
@@ -562,7 +613,8 @@ TEST(ModelCreate, AllocatesLoadsAndCleansUp) {
 class CheckInput : public ::testing::Test {
  protected:
   static constexpr int32_t kBatch = 2, kSeq = 3;
-  enc_model_info tokens_info{8, 4, 10, 2};   // d_model, max_len, vocab, type_vocab
+  enc_model_info tokens_info{8, 4, 10,
+                             2};  // d_model, max_len, vocab, type_vocab
   enc_model_info floats_info{8, 4, 0, 0};
   std::vector<int32_t> ids{0, 9, 5, 1, 2, 3};
   std::vector<int32_t> types{0, 1, 1, 0, 0, 1};
@@ -571,35 +623,44 @@ class CheckInput : public ::testing::Test {
   std::vector<float> out = std::vector<float>(kBatch * kSeq * 8, -7.0f);
 
   enc_input Tokens() const {
-    return enc_input{kBatch, kSeq, nullptr, ids.data(), types.data(), lengths.data()};
+    return enc_input{kBatch,     kSeq,         nullptr,
+                     ids.data(), types.data(), lengths.data()};
   }
   enc_input Floats() const {
-    return enc_input{kBatch, kSeq, embeddings.data(), nullptr, nullptr, nullptr};
+    return enc_input{kBatch,  kSeq,    embeddings.data(),
+                     nullptr, nullptr, nullptr};
   }
   // Expects ENC_ERR_INPUT with every needle in the message, and out untouched.
   void Fails(const enc_model_info* info, const enc_input* in,
-             const std::vector<std::string>& needles, const float* o = nullptr) {
+             const std::vector<std::string>& needles,
+             const float* o = nullptr) {
     const enc_status s = enc_check_input(info, in, o ? o : out.data());
     const std::string error = enc_last_error();
     EXPECT_EQ(ENC_ERR_INPUT, s) << error;
-    for (const std::string& n : needles) EXPECT_TRUE(Contains(error, n)) << error;
+    for (const std::string& n : needles)
+      EXPECT_TRUE(Contains(error, n)) << error;
     for (float v : out) ASSERT_EQ(-7.0f, v);
   }
 };
 
 TEST_F(CheckInput, ValidInputsPass) {
   enc_input in = Tokens();
-  EXPECT_EQ(ENC_OK, enc_check_input(&tokens_info, &in, out.data())) << enc_last_error();
+  EXPECT_EQ(ENC_OK, enc_check_input(&tokens_info, &in, out.data()))
+      << enc_last_error();
   in.token_types = nullptr;
   in.lengths = nullptr;
-  EXPECT_EQ(ENC_OK, enc_check_input(&tokens_info, &in, out.data())) << enc_last_error();
+  EXPECT_EQ(ENC_OK, enc_check_input(&tokens_info, &in, out.data()))
+      << enc_last_error();
   in.seq_len = 4;  // == max_len
   in.batch = 1;
-  EXPECT_EQ(ENC_OK, enc_check_input(&tokens_info, &in, out.data())) << enc_last_error();
+  EXPECT_EQ(ENC_OK, enc_check_input(&tokens_info, &in, out.data()))
+      << enc_last_error();
   in = Floats();
-  EXPECT_EQ(ENC_OK, enc_check_input(&floats_info, &in, out.data())) << enc_last_error();
+  EXPECT_EQ(ENC_OK, enc_check_input(&floats_info, &in, out.data()))
+      << enc_last_error();
   in.tokens = ids.data();  // unused by a float model: ignored
-  EXPECT_EQ(ENC_OK, enc_check_input(&floats_info, &in, out.data())) << enc_last_error();
+  EXPECT_EQ(ENC_OK, enc_check_input(&floats_info, &in, out.data()))
+      << enc_last_error();
   for (float v : out) EXPECT_EQ(-7.0f, v);
 }
 
@@ -641,7 +702,8 @@ TEST_F(CheckInput, Overflow) {
   // 2^31-1 * 2^31-1 * 65536 elements do not fit an int64 byte count; nothing
   // is read (the pointers are too short for this batch).
   const enc_model_info big{65536, INT32_MAX, 0, 0};
-  enc_input in{INT32_MAX, INT32_MAX, embeddings.data(), nullptr, nullptr, nullptr};
+  enc_input in{INT32_MAX, INT32_MAX, embeddings.data(),
+               nullptr,   nullptr,   nullptr};
   Fails(&big, &in, {"overflow"});
 }
 
@@ -657,23 +719,28 @@ TEST_F(CheckInput, Lengths) {
 
 TEST_F(CheckInput, EveryTokenIdIsChecked) {
   enc_input in = Tokens();
-  // Last position of the last row, inside padding (lengths[1] == 0): checked too.
+  // Last position of the last row, inside padding (lengths[1] == 0): checked
+  // too.
   ids = {0, 9, 5, 1, 2, 10};
   in.tokens = ids.data();
-  Fails(&tokens_info, &in, {"tokens", "batch row 1", "position 2", "10", "0..9"});
+  Fails(&tokens_info, &in,
+        {"tokens", "batch row 1", "position 2", "10", "0..9"});
   ids = {0, 9, -1, 1, 2, 3};
   in.tokens = ids.data();
-  Fails(&tokens_info, &in, {"tokens", "batch row 0", "position 2", "-1", "0..9"});
+  Fails(&tokens_info, &in,
+        {"tokens", "batch row 0", "position 2", "-1", "0..9"});
 }
 
 TEST_F(CheckInput, TokenTypes) {
   enc_input in = Tokens();
   types = {0, 1, 1, 0, 2, 0};
   in.token_types = types.data();
-  Fails(&tokens_info, &in, {"token_types", "batch row 1", "position 1", "2", "0..1"});
+  Fails(&tokens_info, &in,
+        {"token_types", "batch row 1", "position 1", "2", "0..1"});
   types = {0, 1, 1, 0, 0, -5};
   in.token_types = types.data();
-  Fails(&tokens_info, &in, {"token_types", "batch row 1", "position 2", "-5", "0..1"});
+  Fails(&tokens_info, &in,
+        {"token_types", "batch row 1", "position 2", "-5", "0..1"});
   // A model without token types rejects them rather than ignoring them.
   types = {0, 0, 0, 0, 0, 0};
   in.token_types = types.data();
@@ -735,7 +802,8 @@ TEST(Workspace, EachThreadHasItsOwn) {
       }
       std::memset(p, t + 1, 4096);
       ready++;
-      while (ready.load() < kThreads) std::this_thread::yield();  // all alive at once
+      while (ready.load() < kThreads)
+        std::this_thread::yield();  // all alive at once
       bool ok = enc_workspace(4096) == p;
       for (int i = 0; i < 4096; ++i) ok = ok && p[i] == t + 1;
       intact[t] = ok;
@@ -778,29 +846,35 @@ TEST(ModelLoad, CheckpointLayoutPrefixesAndAlternates) {
       << enc_last_error();
   for (int p = 0; p < 2; ++p) {
     const float* v = static_cast<const float*>(slots[p]);
-    for (int64_t i = 0; i < kCols; ++i) EXPECT_EQ(tensors[p].values[i], v[i]) << p;
+    for (int64_t i = 0; i < kCols; ++i)
+      EXPECT_EQ(tensors[p].values[i], v[i]) << p;
   }
   enc_model_free(descs.data(), 3, slots.data());
 
   descs.push_back(Bert(Matrix({"blocks.1.attn.k.weight"}, {kD}, kCols)));
   ExpectLoadFails(path, descs, ENC_ERR_WEIGHTS,
-                  {"'encoder.layer.1.attention.self.key.weight' [5, 7] (blocks.1.attn.k.weight)",
+                  {"'encoder.layer.1.attention.self.key.weight' [5, 7] "
+                   "(blocks.1.attn.k.weight)",
                    "is missing", "checkpoint = bert"});
   // In enc's own layout there are no alternates.
-  ExpectLoadFails(path, {Vector({"embeddings.LayerNorm.weight"}, {kCols})}, ENC_ERR_WEIGHTS,
+  ExpectLoadFails(path, {Vector({"embeddings.LayerNorm.weight"}, {kCols})},
+                  ENC_ERR_WEIGHTS,
                   {"'embeddings.LayerNorm.weight'", "is missing"});
   // Nor does another layout's prefix count.
   enc_weight_desc roberta = Vector({"embed.norm.weight"}, {kCols});
   roberta.checkpoint = ENC_CHECKPOINT_ROBERTA;
-  ExpectLoadFails(path, {roberta}, ENC_ERR_WEIGHTS,
-                  {"'embeddings.LayerNorm.weight'", "is missing", "checkpoint = roberta"});
+  ExpectLoadFails(
+      path, {roberta}, ENC_ERR_WEIGHTS,
+      {"'embeddings.LayerNorm.weight'", "is missing", "checkpoint = roberta"});
   // A descriptor naming no layout, or a tensor its layout lacks, is the
   // compiler's bug.
   enc_weight_desc bad = Bert(Vector({"embed.norm.weight"}, {kCols}));
   bad.checkpoint = ENC_CHECKPOINT_COUNT;
   ExpectLoadFails(path, {bad}, ENC_ERR_INPUT, {"descriptor 0", "checkpoint"});
-  ExpectLoadFails(path, {Bert(Vector({"final_norm.weight"}, {kCols}))}, ENC_ERR_INPUT,
-                  {"descriptor 0", "the bert layout has no tensor for 'final_norm.weight'"});
+  ExpectLoadFails(path, {Bert(Vector({"final_norm.weight"}, {kCols}))},
+                  ENC_ERR_INPUT,
+                  {"descriptor 0",
+                   "the bert layout has no tensor for 'final_norm.weight'"});
   unlink(path.c_str());
 }
 
@@ -816,19 +890,22 @@ void ExpectPackedRows(const void* slot, const std::vector<float>& w) {
   std::uniform_real_distribution<float> dist(-1, 1);
   std::vector<float> x(m * kCols), y(m * rows, NAN);
   for (float& v : x) v = dist(rng);
-  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), kCols, packed, nullptr, ENC_ACT_NONE, nullptr, 0,
-                             y.data(), rows))
+  ASSERT_EQ(ENC_OK, enc_gemm(m, x.data(), kCols, packed, nullptr, ENC_ACT_NONE,
+                             nullptr, 0, y.data(), rows))
       << enc_last_error();
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < rows; ++j) {
       double ref = 0;
-      for (int64_t k = 0; k < kCols; ++k) ref += double{x[i * kCols + k]} * w[j * kCols + k];
-      EXPECT_NEAR(ref, y[i * rows + j], 1e-4 * std::max(1.0, std::fabs(ref))) << i << "," << j;
+      for (int64_t k = 0; k < kCols; ++k)
+        ref += double{x[i * kCols + k]} * w[j * kCols + k];
+      EXPECT_NEAR(ref, y[i * rows + j], 1e-4 * std::max(1.0, std::fabs(ref)))
+          << i << "," << j;
     }
   }
 }
 
-std::vector<float> Rows(const Tensor& t, int64_t first, int64_t count, int64_t cols) {
+std::vector<float> Rows(const Tensor& t, int64_t first, int64_t count,
+                        int64_t cols) {
   return std::vector<float>(t.values.begin() + first * cols,
                             t.values.begin() + (first + count) * cols);
 }
@@ -850,10 +927,12 @@ TEST(ModelLoad, RowSlicesOfFusedTensors) {
     return d;
   };
   std::vector<enc_weight_desc> descs = {
-      Modern(Matrix({"blocks.0.attn.q.weight", "blocks.0.attn.k.weight", "blocks.0.attn.v.weight"},
+      Modern(Matrix({"blocks.0.attn.q.weight", "blocks.0.attn.k.weight",
+                     "blocks.0.attn.v.weight"},
                     {kD, kD, kD}, kCols)),
       Modern(Vector({"blocks.0.attn.k.bias"}, {kD})),
-      Modern(Matrix({"blocks.0.ffn.gate.weight", "blocks.0.ffn.up.weight"}, {kFF, kFF}, kCols)),
+      Modern(Matrix({"blocks.0.ffn.gate.weight", "blocks.0.ffn.up.weight"},
+                    {kFF, kFF}, kCols)),
       Modern(Matrix({"blocks.0.ffn.up.weight"}, {kFF}, kCols)),
       Modern(Matrix({"blocks.0.attn.v.weight"}, {kD}, kCols)),
   };
@@ -863,7 +942,8 @@ TEST(ModelLoad, RowSlicesOfFusedTensors) {
       << enc_last_error();
   ExpectPackedRows(slots[0], tensors[0].values);
   const float* k_bias = static_cast<const float*>(slots[1]);
-  for (int64_t i = 0; i < kD; ++i) EXPECT_EQ(tensors[1].values[kD + i], k_bias[i]) << i;
+  for (int64_t i = 0; i < kD; ++i)
+    EXPECT_EQ(tensors[1].values[kD + i], k_bias[i]) << i;
   ExpectPackedRows(slots[2], tensors[2].values);
   ExpectPackedRows(slots[3], Rows(tensors[2], kFF, kFF, kCols));
   ExpectPackedRows(slots[4], Rows(tensors[0], 2 * kD, kD, kCols));
@@ -871,20 +951,25 @@ TEST(ModelLoad, RowSlicesOfFusedTensors) {
 
   // A fused tensor of the wrong shape is named with the shape it must have.
   const std::string short_path =
-      WriteFile("slices_short", {T("layers.0.attn.Wqkv.weight", "F32", {2 * kD, kCols}, 1)});
+      WriteFile("slices_short",
+                {T("layers.0.attn.Wqkv.weight", "F32", {2 * kD, kCols}, 1)});
   ExpectLoadFails(short_path, {descs[0]}, ENC_ERR_WEIGHTS,
-                  {"tensor 'layers.0.attn.Wqkv.weight' has shape [10, 7], expected [15, 7]"});
+                  {"tensor 'layers.0.attn.Wqkv.weight' has shape [10, 7], "
+                   "expected [15, 7]"});
   unlink(short_path.c_str());
   // A missing fused tensor counts once, with the canonical names it holds.
-  const std::string none_path =
-      WriteFile("slices_none", {T("model.layers.0.mlp.Wi.weight", "F32", {2 * kFF, kCols}, 3)});
+  const std::string none_path = WriteFile(
+      "slices_none",
+      {T("model.layers.0.mlp.Wi.weight", "F32", {2 * kFF, kCols}, 3)});
   descs.push_back(Modern(Vector({"blocks.0.attn.q.bias"}, {kD})));
-  ExpectLoadFails(none_path, descs, ENC_ERR_WEIGHTS,
-                  {"2 of the 3 tensors the model reads are missing: "
-                   "'layers.0.attn.Wqkv.weight' [15, 7] (blocks.0.attn.q.weight, "
-                   "blocks.0.attn.k.weight, blocks.0.attn.v.weight), "
-                   "'layers.0.attn.Wqkv.bias' [15] (blocks.0.attn.k.bias, blocks.0.attn.q.bias)",
-                   "checkpoint = modernbert"});
+  ExpectLoadFails(
+      none_path, descs, ENC_ERR_WEIGHTS,
+      {"2 of the 3 tensors the model reads are missing: "
+       "'layers.0.attn.Wqkv.weight' [15, 7] (blocks.0.attn.q.weight, "
+       "blocks.0.attn.k.weight, blocks.0.attn.v.weight), "
+       "'layers.0.attn.Wqkv.bias' [15] (blocks.0.attn.k.bias, "
+       "blocks.0.attn.q.bias)",
+       "checkpoint = modernbert"});
   unlink(none_path.c_str());
   unlink(path.c_str());
 }

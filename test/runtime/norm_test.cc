@@ -83,7 +83,8 @@ TEST(Norm, LayerNormAndRmsNormMatchReference) {
   for (int kind : {ENC_NORM_LAYER, ENC_NORM_RMS}) {
     for (int64_t d : {1, 3, 17, 64, 768, 1029}) {
       for (bool beta : {false, true}) {
-        SCOPED_TRACE(testing::Message() << "kind " << kind << " d " << d << " beta " << beta);
+        SCOPED_TRACE(testing::Message()
+                     << "kind " << kind << " d " << d << " beta " << beta);
         RunCase(Case{kind, 5, d, beta}, rng);
       }
     }
@@ -111,7 +112,8 @@ TEST(Norm, HugeRowsStayFiniteAndAccurate) {
       const int64_t d = 67;
       std::vector<float> x(2 * d), gamma(d), beta(d);
       for (auto& v : x) v = static_cast<float>(scale * normal(rng));
-      for (int64_t i = 0; i < d; ++i) x[d + i] = static_cast<float>(scale);  // + offset
+      for (int64_t i = 0; i < d; ++i)
+        x[d + i] = static_cast<float>(scale);  // + offset
       for (int64_t i = 0; i < d; i += 3) x[d + i] = static_cast<float>(-scale);
       for (auto& v : gamma) v = 1.0f + 0.5f * normal(rng);
       for (auto& v : beta) v = normal(rng);
@@ -124,7 +126,8 @@ TEST(Norm, HugeRowsStayFiniteAndAccurate) {
           const std::vector<double> ref =
               RefRow(kind, &x[row * d], d, gamma.data(), bp, 1e-5);
           for (int64_t i = 0; i < d; ++i) {
-            ASSERT_NEAR(y[row * d + i], ref[i], 2e-5 * std::max(1.0, std::abs(ref[i])))
+            ASSERT_NEAR(y[row * d + i], ref[i],
+                        2e-5 * std::max(1.0, std::abs(ref[i])))
                 << "kind " << kind << " row " << row << " col " << i;
           }
         }
@@ -143,11 +146,12 @@ TEST(Norm, ConstantRowGivesBeta) {
       std::fill(x.begin(), x.end(), c);
       ASSERT_EQ(ENC_OK, enc_layer_norm(1, d, x.data(), gamma.data(),
                                        beta.data(), 1e-12f, y.data()));
-      for (int64_t i = 0; i < d; ++i) ASSERT_EQ(beta[i], y[i]) << "row of " << c;
+      for (int64_t i = 0; i < d; ++i)
+        ASSERT_EQ(beta[i], y[i]) << "row of " << c;
     }
     std::vector<float> zero(d, 0.0f);
-    ASSERT_EQ(ENC_OK, enc_rms_norm(1, d, zero.data(), gamma.data(),
-                                   1e-6f, y.data()));
+    ASSERT_EQ(ENC_OK,
+              enc_rms_norm(1, d, zero.data(), gamma.data(), 1e-6f, y.data()));
     for (int64_t i = 0; i < d; ++i) ASSERT_EQ(0.0f, y[i]);
   });
 }
@@ -169,20 +173,27 @@ TEST(Norm, InPlace) {
 
 TEST(Norm, RejectsBadArguments) {
   std::vector<float> x(16, 1.0f), g(16, 1.0f), y(16, 3.0f);
-  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(2, 1, 16, x.data(), 16, g.data(), nullptr, 1e-5f,
-                                    y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(2, 1, 16, x.data(), 16, g.data(), nullptr,
+                                    1e-5f, y.data(), 16));
   EXPECT_STRNE("", enc_last_error());
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(-1, 16, x.data(), g.data(), nullptr, 1e-5f, y.data()));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 0, x.data(), g.data(), nullptr, 1e-5f, y.data()));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, nullptr, g.data(), nullptr, 1e-5f, y.data()));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), nullptr, nullptr, 1e-5f, y.data()));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), g.data(), nullptr, 1e-5f, nullptr));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), g.data(), nullptr, 0.0f, y.data()));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(1, 16, x.data(), g.data(), nullptr, NAN, y.data()));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_LAYER, 2, 16, x.data(), 8, g.data(),
-                                    nullptr, 1e-5f, y.data(), 16));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_LAYER, 2, 16, x.data(), 16, g.data(),
-                                    nullptr, 1e-5f, y.data(), 15));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_layer_norm(-1, 16, x.data(), g.data(), nullptr,
+                                          1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_layer_norm(1, 0, x.data(), g.data(), nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_layer_norm(1, 16, nullptr, g.data(), nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_layer_norm(1, 16, x.data(), nullptr, nullptr, 1e-5f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_layer_norm(1, 16, x.data(), g.data(), nullptr, 1e-5f, nullptr));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_layer_norm(1, 16, x.data(), g.data(), nullptr, 0.0f, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_layer_norm(1, 16, x.data(), g.data(), nullptr, NAN, y.data()));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_LAYER, 2, 16, x.data(), 8,
+                                    g.data(), nullptr, 1e-5f, y.data(), 16));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_LAYER, 2, 16, x.data(), 16,
+                                    g.data(), nullptr, 1e-5f, y.data(), 15));
   EXPECT_EQ(ENC_ERR_INPUT, enc_norm(ENC_NORM_RMS, 1, 16, x.data(), 16, g.data(),
                                     g.data(), 1e-5f, y.data(), 16));
   for (float v : y) EXPECT_EQ(3.0f, v);

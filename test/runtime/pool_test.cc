@@ -24,8 +24,9 @@ TEST(Pool, AllModesMatchReference) {
       for (int mode : {ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN}) {
         for (int normalize : {0, 1}) {
           for (bool with_lengths : {false, true}) {
-            SCOPED_TRACE(testing::Message() << "d " << d << " seq " << seq << " mode " << mode
-                                            << " normalize " << normalize);
+            SCOPED_TRACE(testing::Message()
+                         << "d " << d << " seq " << seq << " mode " << mode
+                         << " normalize " << normalize);
             const int batch = 4;
             const int64_t ld_x = d + 1, ld_out = d + 3;
             std::vector<float> x(batch * seq * ld_x);
@@ -35,23 +36,27 @@ TEST(Pool, AllModesMatchReference) {
             const int out_rows = mode == ENC_POOL_NONE ? batch * seq : batch;
             // x is in the packed layout: sequence b starts at row first[b].
             std::vector<int64_t> first(batch, 0);
-            for (int b = 1; b < batch; ++b) first[b] = first[b - 1] + (len ? len[b - 1] : seq);
+            for (int b = 1; b < batch; ++b)
+              first[b] = first[b - 1] + (len ? len[b - 1] : seq);
             ForEachTarget([&] {
               std::vector<float> out(out_rows * ld_out, 9.0f);
-              ASSERT_EQ(ENC_OK, enc_pool(mode, normalize, batch, seq, d, len, x.data(), ld_x,
-                                         out.data(), ld_out))
+              ASSERT_EQ(ENC_OK, enc_pool(mode, normalize, batch, seq, d, len,
+                                         x.data(), ld_x, out.data(), ld_out))
                   << enc_last_error();
               for (int r = 0; r < out_rows; ++r) {
                 std::vector<double> want(d, 0.0);
                 for (int64_t c = 0; c < d; ++c) {
                   if (mode == ENC_POOL_NONE) {
                     const int b = r / seq, i = r % seq;
-                    if (!len || i < len[b]) want[c] = x[(first[b] + i) * ld_x + c];
+                    if (!len || i < len[b])
+                      want[c] = x[(first[b] + i) * ld_x + c];
                   } else {
                     const int b = r, n = len ? len[b] : seq;
-                    if (n > 0 && mode == ENC_POOL_CLS) want[c] = x[first[b] * ld_x + c];
+                    if (n > 0 && mode == ENC_POOL_CLS)
+                      want[c] = x[first[b] * ld_x + c];
                     if (n > 0 && mode == ENC_POOL_MEAN) {
-                      for (int i = 0; i < n; ++i) want[c] += x[(first[b] + i) * ld_x + c];
+                      for (int i = 0; i < n; ++i)
+                        want[c] += x[(first[b] + i) * ld_x + c];
                       want[c] /= n;
                     }
                   }
@@ -68,7 +73,8 @@ TEST(Pool, AllModesMatchReference) {
                     ASSERT_EQ(9.0f, got);
                     continue;
                   }
-                  ASSERT_NEAR(got, want[c], 1e-5 * std::max(1.0, std::abs(want[c])))
+                  ASSERT_NEAR(got, want[c],
+                              1e-5 * std::max(1.0, std::abs(want[c])))
                       << "row " << r << " col " << c;
                 }
               }
@@ -83,20 +89,32 @@ TEST(Pool, AllModesMatchReference) {
 TEST(Pool, RejectsBadArguments) {
   std::vector<float> x(12, 1.0f), out(12, 7.0f);
   const int32_t bad[1] = {4};
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(3, 0, 1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_pool(3, 0, 1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
   EXPECT_STRNE("", enc_last_error());
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, -1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 0, 4, nullptr, x.data(), 4, out.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 0, nullptr, x.data(), 4, out.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, bad, x.data(), 4, out.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr, nullptr, 4, out.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr, x.data(), 3, out.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr, x.data(), 4, nullptr, 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, -1, 3, 4, nullptr,
+                                    x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 0, 4, nullptr,
+                                    x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 0, nullptr,
+                                    x.data(), 4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, bad, x.data(), 4,
+                                    out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr, nullptr,
+                                    4, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr,
+                                    x.data(), 3, out.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr,
+                                    x.data(), 4, nullptr, 4));
   // Unpacking cannot happen in place.
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 3, 4, nullptr, x.data(), 4, x.data(), 4));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 3, 4, nullptr, x.data(), 4, out.data(), 2));
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_CLS, 2, 1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
-  EXPECT_NE(std::string(enc_last_error()).find("normalize (2)"), std::string::npos)
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 3, 4, nullptr,
+                                    x.data(), 4, x.data(), 4));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 3, 4, nullptr,
+                                    x.data(), 4, out.data(), 2));
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_CLS, 2, 1, 3, 4, nullptr, x.data(),
+                                    4, out.data(), 4));
+  EXPECT_NE(std::string(enc_last_error()).find("normalize (2)"),
+            std::string::npos)
       << enc_last_error();
   for (float v : out) EXPECT_EQ(7.0f, v);
 }
@@ -109,13 +127,15 @@ TEST(Pool, NormalizeExtremeRows) {
   for (float scale : {1e-25f, 1e25f, 0.0f}) {
     SCOPED_TRACE(testing::Message() << "scale " << scale);
     std::vector<float> x(d);
-    for (int64_t c = 0; c < d; ++c) x[c] = scale * static_cast<float>(c % 5 - 2);
+    for (int64_t c = 0; c < d; ++c)
+      x[c] = scale * static_cast<float>(c % 5 - 2);
     double norm = 0;
     for (float v : x) norm += double(v) * double(v);
     norm = std::max(std::sqrt(norm), 1e-12);
     ForEachTarget([&] {
       std::vector<float> out(d, 9.0f);
-      ASSERT_EQ(ENC_OK, enc_pool(ENC_POOL_NONE, 1, 1, 1, d, nullptr, x.data(), d, out.data(), d))
+      ASSERT_EQ(ENC_OK, enc_pool(ENC_POOL_NONE, 1, 1, 1, d, nullptr, x.data(),
+                                 d, out.data(), d))
           << enc_last_error();
       for (int64_t c = 0; c < d; ++c) {
         ASSERT_TRUE(std::isfinite(out[c])) << c;

@@ -19,7 +19,8 @@
 namespace {
 
 std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "enc_st_" + std::to_string(getpid()) + "_" + name;
+  return ::testing::TempDir() + "enc_st_" + std::to_string(getpid()) + "_" +
+         name;
 }
 
 void WriteRaw(const std::string& path, const std::string& bytes) {
@@ -69,7 +70,8 @@ void ExpectOpenFails(const std::string& name, const std::string& bytes,
   enc_weights_close(o.w);
 }
 
-const char kTensorA[] = "{\"a\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
+const char kTensorA[] =
+    "{\"a\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
 
 std::string SixFloats() {
   const float v[6] = {1, -2, 3.5f, 0, 1e-30f, 6};
@@ -79,7 +81,8 @@ std::string SixFloats() {
 TEST(SafeTensors, ReadsF32F16BF16) {
   const float f32[4] = {1.5f, -0.0f, 3e38f, -1e-40f};
   // F16: 1.0, -2.0, smallest subnormal, largest subnormal, 65504, -inf, nan, -0
-  const uint16_t f16[8] = {0x3c00, 0xc000, 0x0001, 0x03ff, 0x7bff, 0xfc00, 0x7e00, 0x8000};
+  const uint16_t f16[8] = {0x3c00, 0xc000, 0x0001, 0x03ff,
+                           0x7bff, 0xfc00, 0x7e00, 0x8000};
   // BF16: 1.0, -3.0, a subnormal, +inf
   const uint16_t bf16[4] = {0x3f80, 0xc040, 0x0001, 0x7f80};
   const std::string header =
@@ -89,19 +92,21 @@ TEST(SafeTensors, ReadsF32F16BF16) {
       "\"wbf\":{\"dtype\":\"BF16\",\"shape\":[1,4],\"data_offsets\":[32,40]},"
       "\"scalar\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[40,44]},"
       "\"empty\":{\"dtype\":\"F32\",\"shape\":[0,3],\"data_offsets\":[44,44]},"
-      "\"ints\":{\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[44,48]}}    ";
+      "\"ints\":{\"dtype\":\"I32\",\"shape\":[1],\"data_offsets\":[44,48]}}   "
+      " ";
   const float one = 1.0f;
   const int32_t seven = 7;
-  Opened o = OpenBytes("valid", File(header, Bytes(f32, 16) + Bytes(f16, 16) +
-                                                 Bytes(bf16, 8) + Bytes(&one, 4) +
-                                                 Bytes(&seven, 4)));
+  Opened o = OpenBytes(
+      "valid", File(header, Bytes(f32, 16) + Bytes(f16, 16) + Bytes(bf16, 8) +
+                                Bytes(&one, 4) + Bytes(&seven, 4)));
   ASSERT_EQ(ENC_OK, o.status) << o.error;
   enc_weights* w = o.w;
 
   float got[8];
   const int64_t s22[2] = {2, 2};
   ASSERT_EQ(ENC_OK, enc_weights_get(w, "w32", 2, s22, got));
-  for (int i = 0; i < 4; ++i) EXPECT_EQ(0, std::memcmp(&f32[i], &got[i], 4)) << i;
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(0, std::memcmp(&f32[i], &got[i], 4)) << i;
 
   const int64_t s8[1] = {8};
   ASSERT_EQ(ENC_OK, enc_weights_get(w, "w16", 1, s8, got));
@@ -138,7 +143,8 @@ TEST(SafeTensors, ReadsF32F16BF16) {
   EXPECT_EQ(4, shape[1]);
   const int64_t s12[2] = {1, 2};
   std::fill(got, got + 8, 9.0f);
-  ASSERT_EQ(ENC_OK, enc_weights_get_rows(w, "w32", 2, s12, got)) << enc_last_error();
+  ASSERT_EQ(ENC_OK, enc_weights_get_rows(w, "w32", 2, s12, got))
+      << enc_last_error();
   EXPECT_EQ(1.5f, got[0]);
   EXPECT_EQ(9.0f, got[2]);
   EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "w32", 2, s12, got));
@@ -146,15 +152,19 @@ TEST(SafeTensors, ReadsF32F16BF16) {
   EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get_rows(w, "w32", 2, s32, got));
 
   // Missing, wrong shape, wrong dtype: ENC_ERR_WEIGHTS naming file and tensor.
-  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "blocks.0.attn.q.weight", 2, s22, got));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("blocks.0.attn.q.weight"));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find(TempPath("valid")));
+  EXPECT_EQ(ENC_ERR_WEIGHTS,
+            enc_weights_get(w, "blocks.0.attn.q.weight", 2, s22, got));
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error()).find("blocks.0.attn.q.weight"));
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error()).find(TempPath("valid")));
   const int64_t s4[1] = {4};
   EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "w32", 1, s4, got));
   EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("w32"));
   const int64_t s1[1] = {1};
   EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(w, "ints", 1, s1, got));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("unsupported dtype"));
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error()).find("unsupported dtype"));
 
   // Bad arguments.
   EXPECT_EQ(ENC_ERR_INPUT, enc_weights_get(w, "w32", 2, s22, nullptr));
@@ -180,12 +190,14 @@ TEST(SafeTensors, ViewsAlignedF32InPlace) {
   while ((8 + header.size()) % 8 != 0) header += ' ';
   const uint16_t pad = 0;
   const float one = 1.0f;
-  Opened o = OpenBytes("view", File(header, Bytes(f32, 16) + Bytes(f16, 8) + Bytes(&pad, 2) +
-                                                Bytes(&one, 4)));
+  Opened o =
+      OpenBytes("view", File(header, Bytes(f32, 16) + Bytes(f16, 8) +
+                                         Bytes(&pad, 2) + Bytes(&one, 4)));
   ASSERT_EQ(ENC_OK, o.status) << o.error;
   const float* view = nullptr;
   const int64_t s22[2] = {2, 2}, s4[1] = {4}, s1[1] = {1};
-  ASSERT_EQ(ENC_OK, enc_weights_view_f32(o.w, "a", 2, s22, &view)) << enc_last_error();
+  ASSERT_EQ(ENC_OK, enc_weights_view_f32(o.w, "a", 2, s22, &view))
+      << enc_last_error();
   ASSERT_NE(nullptr, view);
   EXPECT_EQ(0, std::memcmp(view, f32, 16));
   enc_weights_release(o.w, "a");  // pages dropped, data still readable
@@ -202,9 +214,11 @@ TEST(SafeTensors, ViewsAlignedF32InPlace) {
   EXPECT_EQ(1.0f, got);
   // The same checks as get.
   EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_view_f32(o.w, "a", 1, s4, &view));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("'a' has shape [2, 2]"))
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error()).find("'a' has shape [2, 2]"))
       << enc_last_error();
-  EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_view_f32(o.w, "missing", 1, s4, &view));
+  EXPECT_EQ(ENC_ERR_WEIGHTS,
+            enc_weights_view_f32(o.w, "missing", 1, s4, &view));
   EXPECT_EQ(ENC_ERR_INPUT, enc_weights_view_f32(o.w, "a", 2, s22, nullptr));
   enc_weights_release(o.w, "missing");
   enc_weights_release(nullptr, "a");
@@ -227,7 +241,8 @@ TEST(SafeTensors, ReadsAndViewsRowSlices) {
   ASSERT_EQ(ENC_OK, enc::SafeTensors::Open(path, &file)) << enc_last_error();
   unlink(path.c_str());
   const float* view = nullptr;
-  ASSERT_EQ(ENC_OK, file->ViewRows("w", {3, 2}, {1, 2}, &view)) << enc_last_error();
+  ASSERT_EQ(ENC_OK, file->ViewRows("w", {3, 2}, {1, 2}, &view))
+      << enc_last_error();
   ASSERT_NE(nullptr, view);
   EXPECT_EQ(3.0f, view[0]);
   EXPECT_EQ(6.0f, view[3]);
@@ -241,10 +256,13 @@ TEST(SafeTensors, ReadsAndViewsRowSlices) {
   EXPECT_EQ(nullptr, view);  // F16: converted, not viewed
   // The whole tensor's shape is checked, and named, as for Get.
   EXPECT_EQ(ENC_ERR_WEIGHTS, file->GetRows("w", {2, 2}, {0, 1}, got));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("'w' has shape [3, 2], expected [2, 2]"))
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error())
+                .find("'w' has shape [3, 2], expected [2, 2]"))
       << enc_last_error();
   EXPECT_EQ(ENC_ERR_INPUT, file->GetRows("w", {3, 2}, {2, 2}, got));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("rows 2..4 are outside its 3"))
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error()).find("rows 2..4 are outside its 3"))
       << enc_last_error();
   EXPECT_EQ(ENC_ERR_INPUT, file->ViewRows("w", {3, 2}, {-1, 1}, &view));
   file->ReleaseRows("missing", {0, 1});
@@ -270,7 +288,9 @@ TEST(SafeTensors, OpenErrors) {
   enc_weights* w = reinterpret_cast<enc_weights*>(1);
   EXPECT_EQ(ENC_ERR_IO, enc_weights_open("/nonexistent/dir/w.safetensors", &w));
   EXPECT_EQ(nullptr, w);
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("/nonexistent/dir/w.safetensors"));
+  EXPECT_NE(
+      std::string::npos,
+      std::string(enc_last_error()).find("/nonexistent/dir/w.safetensors"));
   const std::string dir = TempPath("dir");
   mkdir(dir.c_str(), 0700);
   EXPECT_EQ(ENC_ERR_IO, enc_weights_open(dir.c_str(), &w));
@@ -289,16 +309,21 @@ TEST(SafeTensors, RejectsMalformedFiles) {
                   ENC_ERR_FORMAT, "exceeds");
   ExpectOpenFails("len_max", LE64(~uint64_t{0}) + kTensorA + data,
                   ENC_ERR_FORMAT, "exceeds");
-  ExpectOpenFails("not_json", File("{\"a\": nope", data), ENC_ERR_FORMAT, "JSON");
+  ExpectOpenFails("not_json", File("{\"a\": nope", data), ENC_ERR_FORMAT,
+                  "JSON");
   ExpectOpenFails("empty_header", File("", data), ENC_ERR_FORMAT, "JSON");
-  ExpectOpenFails("bad_utf8", File("{\"\xff\xfe\":1}", data), ENC_ERR_FORMAT, "JSON");
-  ExpectOpenFails("array", File("[1,2]", data), ENC_ERR_FORMAT, "not a JSON object");
-  ExpectOpenFails("number", File("42", data), ENC_ERR_FORMAT, "not a JSON object");
-  ExpectOpenFails("truncated", File(kTensorA, data.substr(0, 20)), ENC_ERR_FORMAT,
-                  "'a'");
+  ExpectOpenFails("bad_utf8", File("{\"\xff\xfe\":1}", data), ENC_ERR_FORMAT,
+                  "JSON");
+  ExpectOpenFails("array", File("[1,2]", data), ENC_ERR_FORMAT,
+                  "not a JSON object");
+  ExpectOpenFails("number", File("42", data), ENC_ERR_FORMAT,
+                  "not a JSON object");
+  ExpectOpenFails("truncated", File(kTensorA, data.substr(0, 20)),
+                  ENC_ERR_FORMAT, "'a'");
   ExpectOpenFails(
       "out_of_bounds",
-      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[24,32]}}", data),
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[24,32]}}",
+           data),
       ENC_ERR_FORMAT, "outside");
   ExpectOpenFails(
       "huge_offsets",
@@ -308,12 +333,15 @@ TEST(SafeTensors, RejectsMalformedFiles) {
       ENC_ERR_FORMAT, "'a'");
   ExpectOpenFails(
       "reversed",
-      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", data),
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}",
+           data),
       ENC_ERR_FORMAT, "reversed");
   ExpectOpenFails(
       "size_mismatch",
-      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", data),
-      ENC_ERR_FORMAT, "'a': 8 bytes of data for F32 [3] (3 elements: 12 bytes expected)");
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}",
+           data),
+      ENC_ERR_FORMAT,
+      "'a': 8 bytes of data for F32 [3] (3 elements: 12 bytes expected)");
   ExpectOpenFails(
       "overlap",
       File("{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},"
@@ -349,33 +377,40 @@ TEST(SafeTensors, RejectsMalformedFiles) {
       File("{\"a\":{\"dtype\":\"F64\",\"shape\":[1152921504606846976],"
            "\"data_offsets\":[0,0]}}",
            data),
-      ENC_ERR_FORMAT, "'a': 0 bytes of data for F64 [1152921504606846976] "
-                      "(1152921504606846976 elements: more than 2^64 bits expected)");
+      ENC_ERR_FORMAT,
+      "'a': 0 bytes of data for F64 [1152921504606846976] "
+      "(1152921504606846976 elements: more than 2^64 bits expected)");
   ExpectOpenFails(
       "partial_byte",  // three 4-bit values: 12 bits
-      File("{\"a\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]}}", data),
+      File("{\"a\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]}}",
+           data),
       ENC_ERR_FORMAT, "(3 elements: 12 bits, not whole bytes)");
   ExpectOpenFails(
       "negative_dim",
-      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}", data),
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[-2],\"data_offsets\":[0,8]}}",
+           data),
       ENC_ERR_FORMAT, "non-negative");
   ExpectOpenFails(
       "float_dim",
-      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2.0],\"data_offsets\":[0,8]}}", data),
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2.0],\"data_offsets\":[0,8]}}",
+           data),
       ENC_ERR_FORMAT, "non-negative");
   ExpectOpenFails(
       "unknown_dtype",
-      File("{\"a\":{\"dtype\":\"F7\",\"shape\":[2],\"data_offsets\":[0,8]}}", data),
+      File("{\"a\":{\"dtype\":\"F7\",\"shape\":[2],\"data_offsets\":[0,8]}}",
+           data),
       ENC_ERR_FORMAT, "unknown dtype");
   ExpectOpenFails("no_dtype",
                   File("{\"a\":{\"shape\":[2],\"data_offsets\":[0,8]}}", data),
                   ENC_ERR_FORMAT, "dtype");
-  ExpectOpenFails("no_shape",
-                  File("{\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,8]}}", data),
-                  ENC_ERR_FORMAT, "shape");
+  ExpectOpenFails(
+      "no_shape",
+      File("{\"a\":{\"dtype\":\"F32\",\"data_offsets\":[0,8]}}", data),
+      ENC_ERR_FORMAT, "shape");
   ExpectOpenFails(
       "bad_offsets",
-      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0]}}", data),
+      File("{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0]}}",
+           data),
       ENC_ERR_FORMAT, "data_offsets");
   ExpectOpenFails("entry_not_object", File("{\"a\":[1]}", data), ENC_ERR_FORMAT,
                   "not an object");
@@ -395,11 +430,14 @@ TEST(SafeTensors, AcceptsEmptyHeaderObjectAndUnusedDtypes) {
   enc_weights_close(o.w);
   // An F64 tensor is fine to have, an error only when asked for.
   const double d = 1.0;
-  o = OpenBytes("f64", File("{\"a\":{\"dtype\":\"F64\",\"shape\":[1],\"data_offsets\":[0,8]}}",
-                            Bytes(&d, 8)));
+  o = OpenBytes(
+      "f64",
+      File("{\"a\":{\"dtype\":\"F64\",\"shape\":[1],\"data_offsets\":[0,8]}}",
+           Bytes(&d, 8)));
   ASSERT_EQ(ENC_OK, o.status) << o.error;
   EXPECT_EQ(ENC_ERR_WEIGHTS, enc_weights_get(o.w, "a", 1, s, &x));
-  EXPECT_NE(std::string::npos, std::string(enc_last_error()).find("unsupported dtype F64"));
+  EXPECT_NE(std::string::npos,
+            std::string(enc_last_error()).find("unsupported dtype F64"));
   enc_weights_close(o.w);
 }
 

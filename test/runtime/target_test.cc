@@ -81,8 +81,8 @@ void CheckCappedAt(int64_t want, bool cpu_has_it) {
   const int64_t got = enc::DispatchTarget();
   const std::string name = hwy::TargetName(got);
   Check(cpu_has_it ? got == want : got > want, "dispatch target " + name);
-  Check(p->layout.target == got, "packed kernel " +
-                                     std::string(hwy::TargetName(p->layout.target)));
+  Check(p->layout.target == got,
+        "packed kernel " + std::string(hwy::TargetName(p->layout.target)));
   Check(enc_gemm(m, x.data(), k, p, nullptr, ENC_ACT_NONE, nullptr, 0, y.data(),
                  n) == ENC_OK,
         "enc_gemm failed");
@@ -112,7 +112,8 @@ void CheckUnknownName() {
   Check(message.find("ENC_TARGET=avx9") != std::string::npos,
         "message: " + message);
   // Every later packing fails the same way: the cap is not half-applied.
-  Check(enc_gemm_pack(w, 1, 1, &p) == ENC_ERR_INPUT, "second pack did not fail");
+  Check(enc_gemm_pack(w, 1, 1, &p) == ENC_ERR_INPUT,
+        "second pack did not fail");
 }
 
 // Before main: a child runs its check and exits with the number of failures.
@@ -121,8 +122,8 @@ const bool kChildRan = [] {
   if (check == nullptr) return false;
   const std::string c = check;
   if (c == "avx2") {
-    CheckCappedAt(HWY_AVX2,
-                  __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+    CheckCappedAt(HWY_AVX2, __builtin_cpu_supports("avx2") &&
+                                __builtin_cpu_supports("fma"));
   } else if (c == "sse4") {
     CheckCappedAt(HWY_SSE4, __builtin_cpu_supports("sse4.2"));
   } else if (c == "unknown") {

@@ -35,7 +35,7 @@ template <typename R, typename... A> struct AsRuntime<R(A...)> {
 
 // Each row's prototype is its typedef in enc/runtime.h, but for NAME.
 #define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
-  static_assert(std::is_same_v<AsRuntime<Return Params>::type, Typedef>,        \
+  static_assert(std::is_same_v<AsRuntime<Return Params>::type, Typedef>,       \
                 "ModelABI.def: NAME_" #Suffix " is declared differently from " \
                 "its typedef " #Typedef " in enc/runtime.h");
 #include "enc/ABI/ModelABI.def"
@@ -54,8 +54,12 @@ template <typename R, typename... A> struct AsRuntime<R(A...)> {
 
 const ModelFunction Functions[] = {
 #define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
-  {ModelEntry::Suffix, #Suffix, &abi::LLVMType<Typedef>::get, #Return,        \
-   #Params, Doc},
+  {ModelEntry::Suffix,                                                         \
+   #Suffix,                                                                    \
+   &abi::LLVMType<Typedef>::get,                                               \
+   #Return,                                                                    \
+   #Params,                                                                    \
+   Doc},
 #include "enc/ABI/ModelABI.def"
 };
 

@@ -62,7 +62,9 @@ struct EncoderLowering {
     return (Func.getName() + Suffix).str();
   }
   /// A fresh symbol for a private string: NAME_str0, NAME_str1, ...
-  std::string stringSymbol() { return symbol("_str" + std::to_string(Strings++)); }
+  std::string stringSymbol() {
+    return symbol("_str" + std::to_string(Strings++));
+  }
   unsigned Strings = 0;
 
   // WeightSlots.cpp

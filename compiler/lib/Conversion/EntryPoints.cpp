@@ -64,12 +64,11 @@ void enc::emitEntryPointBodies(EncoderLowering &E) {
 
   Entry = E.EntryPoints["forward"].addEntryBlock(B);
   B.setInsertionPointToStart(Entry);
-  Value Status =
-      B.create<LLVM::CallOp>(L, E.Body,
-                             ValueRange{Entry->getArgument(0),
-                                        Entry->getArgument(1),
-                                        Entry->getArgument(2), B.null(L)})
-          .getResult();
+  Value Status = B.create<LLVM::CallOp>(
+                      L, E.Body,
+                      ValueRange{Entry->getArgument(0), Entry->getArgument(1),
+                                 Entry->getArgument(2), B.null(L)})
+                     .getResult();
   B.create<LLVM::ReturnOp>(L, Status);
 
   LLVM::LLVMFuncOp WithProbs = E.EntryPoints["forward_attention"];

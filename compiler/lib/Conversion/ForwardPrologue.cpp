@@ -116,16 +116,15 @@ LogicalResult enc::emitForwardPrologue(EncoderLowering &E) {
   E.Batch = loadInput(E, "batch", L);
   E.SeqLen = loadInput(E, "seq_len", L);
   E.Lengths = loadInput(E, "lengths", L);
-  E.Rows = B.create<LLVM::MulOp>(
-      L, B.create<LLVM::SExtOp>(L, B.i64Type(), E.Batch),
-      B.create<LLVM::SExtOp>(L, B.i64Type(), E.SeqLen));
+  E.Rows =
+      B.create<LLVM::MulOp>(L, B.create<LLVM::SExtOp>(L, B.i64Type(), E.Batch),
+                            B.create<LLVM::SExtOp>(L, B.i64Type(), E.SeqLen));
   E.ValidRows = B.call(ENC_RUNTIME_CALLEE(enc_valid_rows),
                        {E.Batch, E.SeqLen, E.Lengths}, L);
 
-  Value Bytes =
-      B.create<LLVM::CallOp>(L, E.EntryPoints["workspace_bytes"],
-                             ValueRange{E.Batch, E.SeqLen})
-          .getResult();
+  Value Bytes = B.create<LLVM::CallOp>(L, E.EntryPoints["workspace_bytes"],
+                                       ValueRange{E.Batch, E.SeqLen})
+                    .getResult();
   // Room for the output too when there is no `out`: batch * seq_len rows of
   // d_model floats hold it, pooled or not.
   Value OutBytes = B.create<LLVM::MulOp>(

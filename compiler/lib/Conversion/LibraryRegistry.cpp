@@ -38,8 +38,8 @@ FailureOr<Value> fieldValue(RuntimeBuilder &B, const abi::Field &F,
   for (const ModelFunction &Fn : modelFunctions()) {
     if (Field != Fn.Suffix)
       continue;
-    auto Func = B.module().lookupSymbol<LLVM::LLVMFuncOp>(
-        Fn.symbol(Entry.Name));
+    auto Func =
+        B.module().lookupSymbol<LLVM::LLVMFuncOp>(Fn.symbol(Entry.Name));
     if (!Func)
       return failure();
     return Value(B.create<LLVM::AddressOfOp>(L, Func));
@@ -80,8 +80,8 @@ LogicalResult enc::emitLibraryRegistry(ModuleOp Module,
           L, Info, *FieldValue,
           ArrayRef<int64_t>{static_cast<int64_t>(FieldIndex)});
     }
-    V = B.create<LLVM::InsertValueOp>(L, V, Info,
-                                      ArrayRef<int64_t>{static_cast<int64_t>(I)});
+    V = B.create<LLVM::InsertValueOp>(
+        L, V, Info, ArrayRef<int64_t>{static_cast<int64_t>(I)});
   }
   B.create<LLVM::ReturnOp>(L, V);
 

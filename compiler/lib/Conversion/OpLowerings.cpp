@@ -3,15 +3,14 @@
 // Each op of a planned encoder becomes one call into the runtime on views of
 // the arena, the loaded slots and the constant tables, through its own
 // definition of RuntimeLowerable::lowerToRuntime (EncLowering.td says which
-// ops have one); a failing call returns its status from NAME_forward. Enum operands go through the exhaustive maps of
-// enc/ABI/RuntimeEnums.h.
+// ops have one); a failing call returns its status from NAME_forward. Enum
+// operands go through the exhaustive maps of enc/ABI/RuntimeEnums.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EncoderLowering.h"
 
 #include "enc/ABI/RuntimeEnums.h"
-
 
 using namespace mlir;
 using namespace enc;
@@ -114,9 +113,8 @@ LogicalResult GatedLinearOp::lowerToRuntime(EncoderLowering &E) {
     BiasUp = B.offset(BiasGate, B.i64(width(Op.getResult()), L), L);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm_gated),
                 {E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
-                 BiasGate, BiasUp,
-                 B.i32(abi::toRuntime(Op.getActivation()), L), Y.Ptr,
-                 B.i64(Y.Ld, L)},
+                 BiasGate, BiasUp, B.i32(abi::toRuntime(Op.getActivation()), L),
+                 Y.Ptr, B.i64(Y.Ld, L)},
                 L);
   return success();
 }
@@ -175,8 +173,7 @@ LogicalResult NormOp::lowerToRuntime(EncoderLowering &E) {
                 {B.i32(abi::toRuntime(Op.getKind()), L), E.ValidRows,
                  B.i64(width(Op.getInput()), L), X.Ptr, B.i64(X.Ld, L),
                  E.view(Op.getGamma()).Ptr, E.ptrOrNull(Op.getBeta(), L),
-                 B.f32(Op.getEps().convertToFloat(), L), Y.Ptr,
-                 B.i64(Y.Ld, L)},
+                 B.f32(Op.getEps().convertToFloat(), L), Y.Ptr, B.i64(Y.Ld, L)},
                 L);
   return success();
 }
@@ -299,7 +296,8 @@ LogicalResult checkPrepared(Operation &Op) {
 LogicalResult enc::emitForwardBody(EncoderLowering &E) {
   for (Operation &Op : E.Func.getBody().front()) {
     // Weights and constants are views already (ForwardPrologue.cpp).
-    if (Op.hasTrait<enc::OpTrait::LoweredInPrologue>() || isa<arith::ConstantOp>(Op))
+    if (Op.hasTrait<enc::OpTrait::LoweredInPrologue>() ||
+        isa<arith::ConstantOp>(Op))
       continue;
     if (failed(checkPrepared(Op)))
       return failure();

@@ -7,8 +7,8 @@ using namespace enc;
 
 RuntimeBuilder::RuntimeBuilder(ModuleOp Module)
     : OpBuilder(Module.getContext()), Module(Module),
-      Ptr(LLVM::LLVMPointerType::get(Module.getContext())),
-      I32(getI32Type()), I64(getI64Type()), F32(getF32Type()) {}
+      Ptr(LLVM::LLVMPointerType::get(Module.getContext())), I32(getI32Type()),
+      I64(getI64Type()), F32(getF32Type()) {}
 
 Value RuntimeBuilder::i32(int64_t V, Location L) {
   return create<LLVM::ConstantOp>(L, I32, getI32IntegerAttr(V));
@@ -33,7 +33,8 @@ Value RuntimeBuilder::addressOf(LLVM::GlobalOp G, Location L) {
 LLVM::LLVMFuncOp RuntimeBuilder::declare(const abi::Callee &C) {
   LLVM::LLVMFunctionType Type = C.Type(getContext());
   if (auto F = Module.lookupSymbol<LLVM::LLVMFuncOp>(C.Name)) {
-    assert(F.getFunctionType() == Type && "a callee declared twice, differently");
+    assert(F.getFunctionType() == Type &&
+           "a callee declared twice, differently");
     return F;
   }
   InsertionGuard G(*this);

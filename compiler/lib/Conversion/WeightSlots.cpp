@@ -23,8 +23,7 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
     return Use.get() == L.getWeight() ? ENC_SLOT_PACKED_MATRIX
                                       : ENC_SLOT_VECTOR;
   if (auto G = dyn_cast<GatedLinearOp>(User))
-    return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED
-                                      : ENC_SLOT_VECTOR;
+    return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_VECTOR;
   if (isa<NormOp>(User))
     return ENC_SLOT_VECTOR;
   if (isa<ConcatWeightsOp>(User))
@@ -133,14 +132,16 @@ void emitDescriptors(EncoderLowering &E) {
   SmallVector<LLVM::GlobalOp> Names;
   for (const Slot &S : E.Slots)
     for (WeightOp W : S.Parts)
-      Names.push_back(B.stringGlobal(E.stringSymbol(), W.getName(), W.getLoc()));
+      Names.push_back(
+          B.stringGlobal(E.stringSymbol(), W.getName(), W.getLoc()));
 
   OpBuilder::InsertionGuard G(B);
   B.setInsertionPointToEnd(B.module().getBody());
   E.Descriptors = B.create<LLVM::GlobalOp>(L, TableTy, /*isConstant=*/true,
                                            LLVM::Linkage::Internal,
                                            E.symbol("_weights"), Attribute());
-  B.setInsertionPointToStart(B.createBlock(&E.Descriptors.getInitializerRegion()));
+  B.setInsertionPointToStart(
+      B.createBlock(&E.Descriptors.getInitializerRegion()));
   const int64_t Kind = ENC_FIELD(enc_weight_desc, kind),
                 NumParts = ENC_FIELD(enc_weight_desc, num_parts),
                 NameField = ENC_FIELD(enc_weight_desc, names),

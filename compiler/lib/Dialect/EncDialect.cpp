@@ -59,7 +59,7 @@ bool enc::isEncoder(Operation *Func) {
 
 EncoderFacts enc::getEncoderFacts(Operation *Func) {
   EncoderFacts F;
-#define ENC_GET_FACT(Field, Helper, Min)                                         \
+#define ENC_GET_FACT(Field, Helper, Min)                                       \
   F.Field = intAttr(Func->getAttr(ENC_ATTR_NAME(Helper))).value_or(0);
   ENC_ENCODER_FACTS(ENC_GET_FACT)
 #undef ENC_GET_FACT
@@ -68,7 +68,7 @@ EncoderFacts enc::getEncoderFacts(Operation *Func) {
 
 void enc::setEncoderFacts(Operation *Func, const EncoderFacts &F) {
   MLIRContext *Ctx = Func->getContext();
-#define ENC_SET_FACT(Field, Helper, Min)                                         \
+#define ENC_SET_FACT(Field, Helper, Min)                                       \
   Func->setAttr(ENC_ATTR_NAME(Helper), i64(Ctx, F.Field));
   ENC_ENCODER_FACTS(ENC_SET_FACT)
 #undef ENC_SET_FACT
@@ -93,8 +93,8 @@ WeightPrecision enc::getPrecision(Operation *Func) {
   return P.value_or(WeightPrecision::fp32);
 }
 void enc::setPrecision(Operation *Func, WeightPrecision P) {
-  Func->setAttr(Precision,
-                StringAttr::get(Func->getContext(), stringifyWeightPrecision(P)));
+  Func->setAttr(Precision, StringAttr::get(Func->getContext(),
+                                           stringifyWeightPrecision(P)));
 }
 
 std::optional<int64_t> enc::getArenaRowFloats(Operation *Func) {
@@ -114,8 +114,7 @@ std::optional<int64_t> enc::getRowOffset(FunctionOpInterface Func,
                                          unsigned Arg) {
   return intAttr(Func.getArgAttr(Arg, RowOffset));
 }
-void enc::setRowOffset(FunctionOpInterface Func, unsigned Arg,
-                       int64_t Offset) {
+void enc::setRowOffset(FunctionOpInterface Func, unsigned Arg, int64_t Offset) {
   Func.setArgAttr(Arg, RowOffset, i64(Func->getContext(), Offset));
 }
 
@@ -140,13 +139,12 @@ LogicalResult verifyCount(Operation *Op, NamedAttribute A, int64_t Min,
                           llvm::StringRef Where = "") {
   auto I = dyn_cast<IntegerAttr>(A.getValue());
   if (!I || !I.getType().isSignlessInteger(64))
-    return Op->emitOpError() << Where << "'" << A.getName().getValue()
-                             << "' must be an i64 integer, not "
-                             << A.getValue();
+    return Op->emitOpError()
+           << Where << "'" << A.getName().getValue()
+           << "' must be an i64 integer, not " << A.getValue();
   if (I.getInt() < Min)
-    return Op->emitOpError() << Where << "'" << A.getName().getValue()
-                             << "' (" << I.getInt() << ") must be at least "
-                             << Min;
+    return Op->emitOpError() << Where << "'" << A.getName().getValue() << "' ("
+                             << I.getInt() << ") must be at least " << Min;
   return success();
 }
 
@@ -163,17 +161,18 @@ LogicalResult verifyEncoderFunction(Operation *Op) {
   if (!Func)
     return Op->emitOpError()
            << "'enc.d_model' marks an encoder function, not this op";
-#define ENC_CHECK_FACT(Field, Helper, Min)                                       \
-  if (!Op->hasAttr(ENC_ATTR_NAME(Helper)))                                      \
-    return Op->emitOpError() << "encoder function is missing '"                \
-                             << ENC_ATTR_NAME(Helper) << "'";
+#define ENC_CHECK_FACT(Field, Helper, Min)                                     \
+  if (!Op->hasAttr(ENC_ATTR_NAME(Helper)))                                     \
+    return Op->emitOpError()                                                   \
+           << "encoder function is missing '" << ENC_ATTR_NAME(Helper) << "'";
   ENC_ENCODER_FACTS(ENC_CHECK_FACT)
 #undef ENC_CHECK_FACT
   if (Func.isExternal())
     return success();
   for (unsigned I = 0; I < Func.getNumArguments(); ++I)
     if (!getInputField(Func, I))
-      return Op->emitOpError() << "argument #" << I << " has no enc.input field";
+      return Op->emitOpError()
+             << "argument #" << I << " has no enc.input field";
   return success();
 }
 } // namespace
@@ -181,8 +180,8 @@ LogicalResult verifyEncoderFunction(Operation *Op) {
 LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
                                                    NamedAttribute A) {
   llvm::StringRef Name = A.getName().getValue();
-#define ENC_VERIFY_FACT(Field, Helper, Min)                                      \
-  if (Name == ENC_ATTR_NAME(Helper)) {                                          \
+#define ENC_VERIFY_FACT(Field, Helper, Min)                                    \
+  if (Name == ENC_ATTR_NAME(Helper)) {                                         \
     if (failed(verifyCount(Op, A, Min)))                                       \
       return failure();                                                        \
     return Name == ENC_ATTR_NAME(DModel) ? verifyEncoderFunction(Op)           \
@@ -208,8 +207,8 @@ LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
     InFlightDiagnostic D = Op->emitOpError()
                            << "'" << Name << "' must be one of";
     for (uint32_t V = 0; V <= getMaxEnumValForWeightPrecision(); ++V)
-      D << (V ? ", " : " ") << stringifyWeightPrecision(
-                                  static_cast<WeightPrecision>(V));
+      D << (V ? ", " : " ")
+        << stringifyWeightPrecision(static_cast<WeightPrecision>(V));
     return D << "; not " << A.getValue();
   }
   if (Name == ArenaRowFloats) {
@@ -219,13 +218,13 @@ LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
   }
   if (Name == RowOffset) {
     if (Op->getNumResults() != 1)
-      return Op->emitOpError() << "'" << Name
-                               << "' belongs on an op with one result";
+      return Op->emitOpError()
+             << "'" << Name << "' belongs on an op with one result";
     return verifyCount(Op, A, 0);
   }
   if (Name == Input)
-    return Op->emitOpError() << "'" << Name
-                             << "' belongs on a function argument";
+    return Op->emitOpError()
+           << "'" << Name << "' belongs on a function argument";
   return Op->emitOpError() << "unknown attribute '" << Name
                            << "' of the enc dialect";
 }
@@ -237,16 +236,16 @@ LogicalResult EncDialect::verifyRegionArgAttribute(Operation *Op,
   llvm::StringRef Name = A.getName().getValue();
   std::string Where = "argument #" + std::to_string(Arg) + ": ";
   if (!isa<FunctionOpInterface>(Op) || Region != 0)
-    return Op->emitOpError() << "'" << Name
-                             << "' belongs on a function argument";
+    return Op->emitOpError()
+           << "'" << Name << "' belongs on a function argument";
   if (Name == Input) {
     auto Field = dyn_cast<StringAttr>(A.getValue());
     if (!Field)
       return Op->emitOpError() << Where << "'" << Name
                                << "' must be a string, not " << A.getValue();
     if (!isInputField(Field.getValue()))
-      return Op->emitOpError() << Where << "unknown enc.input field '"
-                               << Field.getValue() << "'";
+      return Op->emitOpError()
+             << Where << "unknown enc.input field '" << Field.getValue() << "'";
     return success();
   }
   if (Name == RowOffset)

@@ -41,24 +41,23 @@ LogicalResult verifyActivation(Operation *Op, Type T, StringRef What) {
 LogicalResult verifyVector(Operation *Op, Type T, int64_t Size,
                            StringRef What) {
   if (rank(T) != 1 || shape(T)[0] != Size)
-    return Op->emitOpError() << What << " must be [" << Size << "], but is "
-                             << str(shape(T));
+    return Op->emitOpError()
+           << What << " must be [" << Size << "], but is " << str(shape(T));
   return success();
 }
 
 /// A positional table read from row `Offset` on must have rows past it.
 LogicalResult verifyPositionOffset(Operation *Op, Value Table, int64_t Offset) {
   if (Offset < 0)
-    return Op->emitOpError() << "position_offset (" << Offset
-                             << ") must not be negative";
+    return Op->emitOpError()
+           << "position_offset (" << Offset << ") must not be negative";
   if (Offset > 0 && !Table)
-    return Op->emitOpError() << "position_offset (" << Offset
-                             << ") needs a positional table";
+    return Op->emitOpError()
+           << "position_offset (" << Offset << ") needs a positional table";
   if (Table && shape(Table.getType())[0] <= Offset)
-    return Op->emitOpError() << "positional table has "
-                             << shape(Table.getType())[0]
-                             << " rows, none past position_offset ("
-                             << Offset << ")";
+    return Op->emitOpError()
+           << "positional table has " << shape(Table.getType())[0]
+           << " rows, none past position_offset (" << Offset << ")";
   return success();
 }
 
@@ -72,7 +71,8 @@ ParseResult parseEnumKeyword(OpAsmParser &Parser, AttrT &Attr,
     return failure();
   auto Value = Symbolize(Keyword);
   if (!Value)
-    return Parser.emitError(Loc) << "unknown " << What << " '" << Keyword << "'";
+    return Parser.emitError(Loc)
+           << "unknown " << What << " '" << Keyword << "'";
   Attr = AttrT::get(Parser.getContext(), *Value);
   return success();
 }
@@ -80,7 +80,8 @@ ParseResult parseEnumKeyword(OpAsmParser &Parser, AttrT &Attr,
 
 static ParseResult parseActivationKind(OpAsmParser &P, ActivationKindAttr &A) {
   return parseEnumKeyword(
-      P, A, [](StringRef S) { return symbolizeActivationKind(S); }, "activation");
+      P, A, [](StringRef S) { return symbolizeActivationKind(S); },
+      "activation");
 }
 static void printActivationKind(OpAsmPrinter &P, Operation *,
                                 ActivationKindAttr A) {
@@ -248,15 +249,14 @@ static LogicalResult verifyProjection(Operation *Op, Type In, Type W,
     return Op->emitOpError() << "weight must be [" << Rows
                              << ", in_features], not " << str(shape(W));
   if (width(In) != width(W))
-    return Op->emitOpError() << "input width (" << width(In)
-                             << ") does not match the weight's in_features ("
-                             << width(W) << ")";
-  if (width(Result) * RowsPerOutput != shape(W)[0])
     return Op->emitOpError()
-           << "result width (" << width(Result)
-           << (RowsPerOutput == 1 ? "" : " per part")
-           << ") does not match the weight's " << Rows << " (" << shape(W)[0]
-           << ")";
+           << "input width (" << width(In)
+           << ") does not match the weight's in_features (" << width(W) << ")";
+  if (width(Result) * RowsPerOutput != shape(W)[0])
+    return Op->emitOpError() << "result width (" << width(Result)
+                             << (RowsPerOutput == 1 ? "" : " per part")
+                             << ") does not match the weight's " << Rows << " ("
+                             << shape(W)[0] << ")";
   if (Bias && failed(verifyVector(Op, Bias.getType(), shape(W)[0], "bias")))
     return failure();
   return success();

@@ -80,11 +80,10 @@ void describeAttention(func::FuncOp F, llvm::raw_ostream &OS) {
   if (Attns.empty())
     return;
   AttentionOp First = Attns.front();
-  int64_t Width =
-      cast<RankedTensorType>(First.getType()).getShape().back();
+  int64_t Width = cast<RankedTensorType>(First.getType()).getShape().back();
   int64_t Heads = First.getHeads();
-  OS << " *   attention: " << Heads << " heads of d_k " << Width / Heads
-     << " (" << Width << " wide), scores scaled by "
+  OS << " *   attention: " << Heads << " heads of d_k " << Width / Heads << " ("
+     << Width << " wide), scores scaled by "
      << llvm::format("%g", First.getScale().convertToFloat()) << "; ";
   SmallVector<int64_t> Local, Global;
   int64_t Window = 0;
@@ -211,18 +210,19 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     RankedTensorType T = W.getType();
     if (isLinearWeight(W)) {
       LinearFloats += T.getNumElements();
-      LinearBytes += T.getNumElements() * ElementBytes +
-                     T.getShape()[0] * RowBytes;
+      LinearBytes +=
+          T.getNumElements() * ElementBytes + T.getShape()[0] * RowBytes;
     } else {
       OtherFloats += T.getNumElements();
     }
   });
 
-  OS << "/* ------------------------------------------------------------------\n"
+  OS << "/* "
+        "------------------------------------------------------------------\n"
      << " * encoder " << N << " (" << Where << ")\n"
      << " *   d_model " << D << ", heads " << Facts.Heads << ", d_ff "
-     << Facts.DFF << ", blocks " << Facts.Blocks
-     << ", max_len " << MaxLen << ", pooling " << stringifyPoolMode(Mode) << "\n";
+     << Facts.DFF << ", blocks " << Facts.Blocks << ", max_len " << MaxLen
+     << ", pooling " << stringifyPoolMode(Mode) << "\n";
   describeAttention(F, OS);
   OS << " *   feed-forward: "
      << (Gated ? "gated, act(x Wgate + bgate) * (x Wup + bup), then down"
@@ -239,7 +239,8 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   if (TypeVocab > 0)
     OS << " *   token_types [batch, seq_len] in 0.." << TypeVocab - 1
        << ", or NULL for type 0;\n";
-  OS << " *   lengths [batch] in 0..seq_len, or NULL when every sequence is full.\n"
+  OS << " *   lengths [batch] in 0..seq_len, or NULL when every sequence is "
+        "full.\n"
      << " * Output: " << (Pooled ? "[batch, " : "[batch, seq_len, ") << D
      << "] floats" << (Pooled ? "" : ", rows i >= lengths[b] set to 0")
      << (Normalized ? ";\n *   each output vector divided by max(its L2 norm, "
@@ -262,9 +263,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
      << "reused, plus the attention\n"
      << " * kernel's per-thread scratch of one head's scores.\n"
-     << " * Thread safety: " << N << "_forward may run concurrently on one model "
+     << " * Thread safety: " << N
+     << "_forward may run concurrently on one model "
      << "from several\n"
-     << " * threads. " << N << "_load and " << N << "_free must not overlap other "
+     << " * threads. " << N << "_load and " << N
+     << "_free must not overlap other "
      << "calls on the same model.\n"
      << " * Errors: every function returns an enc_status; enc_last_error() "
      << "describes the\n"
@@ -277,8 +280,8 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     OS << " * in the Hugging Face " << Row->spelling << " layout"
        << " (docs/weights.md#hugging-face-layouts): ";
     if (Row->prefix[0] != '\0')
-      OS << "each name may also be\n * written with the prefix '"
-         << Row->prefix << "', and ";
+      OS << "each name may also be\n * written with the prefix '" << Row->prefix
+         << "', and ";
     OS << "a norm's weight / bias as gamma / beta.\n";
     if (Files.size() < Weights.size())
       OS << " * A fused tensor is listed once; the model reads its row slices "
@@ -287,7 +290,8 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   for (const FileTensor &T : Files)
     OS << " *   " << T.Name << " " << shapeString(T.Shape)
        << (T.ExtraRows ? " (or more rows)" : "") << "\n";
-  OS << " * ------------------------------------------------------------------ */\n"
+  OS << " * ------------------------------------------------------------------ "
+        "*/\n"
      << "typedef struct " << N << " " << N << ";\n";
   // Spelled NAME_D_MODEL with NAME the encoder's name as written, so that
   // two encoders never share a macro.
@@ -301,8 +305,8 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
 // The wrapper's members for entry point Fn: one case per row of
 // ModelABI.def, so a new entry point fails to compile until the C++ class
 // covers it (test/compiler/Emit/header-cxx-coverage.test checks the header).
-void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N,
-                        bool Pooled, llvm::raw_ostream &OS) {
+void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N, bool Pooled,
+                        llvm::raw_ostream &OS) {
   std::string C = ("::" + N + "_" + Fn.Suffix).str();
   switch (Fn.Entry) {
   case ModelEntry::load:
@@ -315,7 +319,9 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N,
     OS << "  ~" << N << "() { " << C << "(model_); }\n"
        << "  " << N << "(const " << N << " &) = delete;\n"
        << "  " << N << " &operator=(const " << N << " &) = delete;\n"
-       << "  " << N << "(" << N << " &&other) noexcept : model_(other.model_) { other.model_ = nullptr; }\n"
+       << "  " << N << "(" << N
+       << " &&other) noexcept : model_(other.model_) { other.model_ = nullptr; "
+          "}\n"
        << "  " << N << " &operator=(" << N << " &&other) noexcept {\n"
        << "    std::swap(model_, other.model_);\n"
        << "    return *this;\n"
@@ -342,7 +348,8 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N,
     return;
   }
   case ModelEntry::workspace_bytes:
-    OS << "  /* The per-thread workspace a forward call of this shape uses. */\n"
+    OS << "  /* The per-thread workspace a forward call of this shape uses. "
+          "*/\n"
        << "  static int64_t workspace_bytes(int32_t batch, int32_t seq_len) {\n"
        << "    return " << C << "(batch, seq_len);\n"
        << "  }\n";
@@ -355,14 +362,19 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N,
        << "    return size_t(" << N << "_BLOCKS) * size_t(batch) * size_t(" << N
        << "_HEADS) * size_t(seq_len) * size_t(seq_len);\n"
        << "  }\n"
-       << "  /* forward(), and every block's attention probabilities; out may be\n"
+       << "  /* forward(), and every block's attention probabilities; out may "
+          "be\n"
        << "   * NULL. */\n"
-       << "  void forward_attention(const enc_input &in, float *out, float *probs) const {\n"
+       << "  void forward_attention(const enc_input &in, float *out, float "
+          "*probs) const {\n"
        << "    ::enc::check(" << C << "(model_, &in, out, probs));\n"
        << "  }\n"
-       << "  /* The attention probabilities alone, as a vector of attention_size(). */\n"
-       << "  std::vector<float> forward_attention(const enc_input &in) const {\n"
-       << "    std::vector<float> probs(attention_size(in.batch, in.seq_len));\n"
+       << "  /* The attention probabilities alone, as a vector of "
+          "attention_size(). */\n"
+       << "  std::vector<float> forward_attention(const enc_input &in) const "
+          "{\n"
+       << "    std::vector<float> probs(attention_size(in.batch, "
+          "in.seq_len));\n"
        << "    forward_attention(in, nullptr, probs.data());\n"
        << "    return probs;\n"
        << "  }\n";
@@ -373,7 +385,8 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N,
 void emitWrapper(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
   bool Pooled = modelFacts(F).Pooled;
-  OS << "/* RAII wrapper: throws enc::Error (a std::runtime_error with the status). */\n"
+  OS << "/* RAII wrapper: throws enc::Error (a std::runtime_error with the "
+        "status). */\n"
      << "class " << N << " {\n"
      << " public:\n";
   for (const ModelFunction &Fn : modelFunctions())
@@ -400,8 +413,10 @@ std::string enc::emitHeader(ModuleOp Planned, llvm::StringRef HeaderName,
   OS << "/* " << llvm::sys::path::filename(HeaderName) << ": generated by encc "
      << "from " << SourceName << ". Do not edit.\n"
      << " *\n"
-     << " * Link the object encc wrote beside this header and the encc runtime\n"
-     << " * (enc_add_model() in CMake does both). docs/c-abi.md describes the ABI. */\n"
+     << " * Link the object encc wrote beside this header and the encc "
+        "runtime\n"
+     << " * (enc_add_model() in CMake does both). docs/c-abi.md describes the "
+        "ABI. */\n"
      << "#ifndef " << Guard << "\n#define " << Guard << "\n\n"
      << "#include <stddef.h>\n#include <stdint.h>\n\n"
      << "#include <enc/runtime.h>\n\n"

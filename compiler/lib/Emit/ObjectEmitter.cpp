@@ -38,7 +38,8 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const TargetOptions &O,
   if (!T)
     return nullptr;
   std::string CPU = O.CPU, Features;
-  bool Host = O.Triple.empty() || O.Triple == llvm::sys::getDefaultTargetTriple();
+  bool Host =
+      O.Triple.empty() || O.Triple == llvm::sys::getDefaultTargetTriple();
   if ((CPU.empty() || CPU == "native") && Host) {
     CPU = llvm::sys::getHostCPUName().str();
     llvm::SubtargetFeatures F;

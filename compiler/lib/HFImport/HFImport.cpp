@@ -37,26 +37,66 @@ namespace {
 /// initialisation, token ids other than the padding id, heads and decoders
 /// encc does not build, bookkeeping.
 bool isHarmlessKey(StringRef Key) {
-  static const StringSet<> Keys = {
-      "_name_or_path", "architectures", "transformers_version", "torch_dtype",
-      "model_type", "initializer_range", "initializer_factor",
-      "initializer_cutoff_factor", "bos_token_id", "eos_token_id",
-      "cls_token_id", "sep_token_id", "mask_token_id", "unk_token_id",
-      "decoder_start_token_id", "use_cache", "gradient_checkpointing",
-      "output_past", "task_specific_params", "id2label", "label2id",
-      "num_labels", "problem_type", "finetuning_task", "return_dict",
-      "output_attentions", "output_hidden_states", "tie_word_embeddings",
-      "tie_weights_", "decoder_bias", "classifier_activation",
-      "classifier_bias", "classifier_pooling", "classifier_dropout",
-      "is_encoder_decoder", "num_decoder_layers", "sparse_prediction",
-      "sparse_pred_ignore_index", "deterministic_flash_attn",
-      "reference_compile", "repad_logits_with_grad", "chunk_size_feed_forward",
-      "directionality", "pooler_fc_size", "pooler_num_attention_heads",
-      "pooler_num_fc_layers", "pooler_size_per_head", "pooler_type",
-      "prefix", "max_length", "min_length", "early_stopping", "num_beams",
-      "length_penalty", "no_repeat_ngram_size", "bad_words_ids",
-      "torchscript", "qa_dropout", "seq_classif_dropout",
-      "layer_norm_type"};
+  static const StringSet<> Keys = {"_name_or_path",
+                                   "architectures",
+                                   "transformers_version",
+                                   "torch_dtype",
+                                   "model_type",
+                                   "initializer_range",
+                                   "initializer_factor",
+                                   "initializer_cutoff_factor",
+                                   "bos_token_id",
+                                   "eos_token_id",
+                                   "cls_token_id",
+                                   "sep_token_id",
+                                   "mask_token_id",
+                                   "unk_token_id",
+                                   "decoder_start_token_id",
+                                   "use_cache",
+                                   "gradient_checkpointing",
+                                   "output_past",
+                                   "task_specific_params",
+                                   "id2label",
+                                   "label2id",
+                                   "num_labels",
+                                   "problem_type",
+                                   "finetuning_task",
+                                   "return_dict",
+                                   "output_attentions",
+                                   "output_hidden_states",
+                                   "tie_word_embeddings",
+                                   "tie_weights_",
+                                   "decoder_bias",
+                                   "classifier_activation",
+                                   "classifier_bias",
+                                   "classifier_pooling",
+                                   "classifier_dropout",
+                                   "is_encoder_decoder",
+                                   "num_decoder_layers",
+                                   "sparse_prediction",
+                                   "sparse_pred_ignore_index",
+                                   "deterministic_flash_attn",
+                                   "reference_compile",
+                                   "repad_logits_with_grad",
+                                   "chunk_size_feed_forward",
+                                   "directionality",
+                                   "pooler_fc_size",
+                                   "pooler_num_attention_heads",
+                                   "pooler_num_fc_layers",
+                                   "pooler_size_per_head",
+                                   "pooler_type",
+                                   "prefix",
+                                   "max_length",
+                                   "min_length",
+                                   "early_stopping",
+                                   "num_beams",
+                                   "length_penalty",
+                                   "no_repeat_ngram_size",
+                                   "bad_words_ids",
+                                   "torchscript",
+                                   "qa_dropout",
+                                   "seq_classif_dropout",
+                                   "layer_norm_type"};
   return Keys.contains(Key) || Key.contains("dropout");
 }
 
@@ -245,15 +285,18 @@ void Importer::configKey(const enc::FamilyConfigKey &K) {
   switch (K.What) {
   case enc::FamilyConfigKey::Int:
     intSetting(Setting, K.ConfigKey,
-               K.Required ? std::nullopt
-                          : std::optional<int64_t>(static_cast<int64_t>(K.Default)));
+               K.Required
+                   ? std::nullopt
+                   : std::optional<int64_t>(static_cast<int64_t>(K.Default)));
     return;
   case enc::FamilyConfigKey::Float: {
     bool Given = Config.get(K.ConfigKey) != nullptr;
-    if (std::optional<double> V = number(
-            K.ConfigKey, K.Required ? std::nullopt : std::optional<double>(K.Default)))
+    if (std::optional<double> V =
+            number(K.ConfigKey, K.Required ? std::nullopt
+                                           : std::optional<double>(K.Default)))
       set(Setting, floatText(*V),
-          Given ? Twine(K.ConfigKey) : Twine(K.ConfigKey) + " (not set: default)");
+          Given ? Twine(K.ConfigKey)
+                : Twine(K.ConfigKey) + " (not set: default)");
     return;
   }
   case enc::FamilyConfigKey::Activation:
@@ -310,7 +353,8 @@ void Importer::quirks(enc::CheckpointLayout Layout) {
 void Importer::bertTypesAndPositions(bool Roberta) {
   if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
     set("type_vocab", Twine(*T), "type_vocab_size");
-  std::optional<std::string> Pos = string("position_embedding_type", "absolute");
+  std::optional<std::string> Pos =
+      string("position_embedding_type", "absolute");
   if (Pos && *Pos != "absolute")
     error("key 'position_embedding_type' is \"" + *Pos +
           "\": encc has learned absolute positions for this family, not "
@@ -370,28 +414,35 @@ void Importer::t5() {
             "\": encc takes ACT or gated-ACT with ACT one of gelu, gelu_new, "
             "relu, silu");
     } else {
-      set("ffn", Gated ? "gated" : "dense", Twine("feed_forward_proj \"") + *Proj + "\"");
+      set("ffn", Gated ? "gated" : "dense",
+          Twine("feed_forward_proj \"") + *Proj + "\"");
       set("activation", *Act, Twine("feed_forward_proj \"") + *Proj + "\"");
       if (std::optional<std::string> Dense = string("dense_act_fn", HF)) {
         std::optional<StringRef> D = activationFor(*Dense);
         if (!D || *D != *Act)
-          error("keys 'feed_forward_proj' (\"" + *Proj + "\") and "
-                "'dense_act_fn' (\"" + *Dense + "\") disagree");
+          error("keys 'feed_forward_proj' (\"" + *Proj +
+                "\") and "
+                "'dense_act_fn' (\"" +
+                *Dense + "\") disagree");
       }
       std::optional<bool> IsGated = boolean("is_gated_act", Gated);
       if (IsGated && *IsGated != Gated)
-        error("keys 'feed_forward_proj' (\"" + *Proj + "\") and "
+        error("keys 'feed_forward_proj' (\"" + *Proj +
+              "\") and "
               "'is_gated_act' disagree");
     }
   }
-  std::optional<int64_t> Buckets = integer("relative_attention_num_buckets", 32);
+  std::optional<int64_t> Buckets =
+      integer("relative_attention_num_buckets", 32);
   std::optional<int64_t> MaxDist =
       integer("relative_attention_max_distance", 128);
   if (Buckets && MaxDist)
     set("positional",
-        formatv("relative(buckets = {0}, max_distance = {1})", *Buckets, *MaxDist),
+        formatv("relative(buckets = {0}, max_distance = {1})", *Buckets,
+                *MaxDist),
         "relative_attention_num_buckets, relative_attention_max_distance");
-  set("attention_scale", "1.0", "T5 folds the 1/sqrt(d_kv) scale into its weights");
+  set("attention_scale", "1.0",
+      "T5 folds the 1/sqrt(d_kv) scale into its weights");
   get("pad_token_id");
 }
 
@@ -400,8 +451,8 @@ void Importer::modernbert() {
   std::optional<double> Local = number("local_rope_theta", 10000.0);
   if (Global && Local)
     set("positional",
-        "rope(base = " + floatText(*Global) + ", local_base = " +
-            floatText(*Local) + ")",
+        "rope(base = " + floatText(*Global) +
+            ", local_base = " + floatText(*Local) + ")",
         "global_rope_theta, local_rope_theta");
   std::optional<bool> NormBias = boolean("norm_bias", false);
   if (NormBias)
@@ -493,8 +544,8 @@ struct SentenceTransformers : enc::SentenceTransformersModules {
   std::string TransformerPath; ///< where config.json is, relative
 };
 
-std::optional<SentenceTransformers>
-readModules(const std::string &Dir, enc::HFImportResult &R) {
+std::optional<SentenceTransformers> readModules(const std::string &Dir,
+                                                enc::HFImportResult &R) {
   SmallString<256> ModulesPath(Dir);
   sys::path::append(ModulesPath, "modules.json");
   if (!sys::fs::exists(ModulesPath))
@@ -517,7 +568,8 @@ readModules(const std::string &Dir, enc::HFImportResult &R) {
       R.Errors.push_back(Name + ": a module without 'type' and 'path'");
       continue;
     }
-    StringRef T = Type->rsplit('.').second.empty() ? *Type : Type->rsplit('.').second;
+    StringRef T =
+        Type->rsplit('.').second.empty() ? *Type : Type->rsplit('.').second;
     if (T == "Transformer") {
       ST.TransformerPath = Path->str();
     } else if (T == "Normalize") {
@@ -541,10 +593,11 @@ readModules(const std::string &Dir, enc::HFImportResult &R) {
       }
       llvm::sort(Modes);
       if (Modes.size() != 1) {
-        R.Errors.push_back(PName + ": " + std::to_string(Modes.size()) +
-                           " pooling modes are on" +
-                           (Modes.empty() ? "" : " (" + join(Modes, ", ") + ")") +
-                           "; encc pools with exactly one, cls or mean");
+        R.Errors.push_back(
+            PName + ": " + std::to_string(Modes.size()) +
+            " pooling modes are on" +
+            (Modes.empty() ? "" : " (" + join(Modes, ", ") + ")") +
+            "; encc pools with exactly one, cls or mean");
       } else if (Modes[0] == "pooling_mode_cls_token") {
         ST.Pooling = "cls";
       } else if (Modes[0] == "pooling_mode_mean_tokens") {
@@ -590,7 +643,8 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
   Importer I(Config, ConfigName, R);
   std::optional<StringRef> Type = Config.getString("model_type");
   if (!Type) {
-    I.error("key 'model_type' is missing (is this a Hugging Face config.json?)");
+    I.error(
+        "key 'model_type' is missing (is this a Hugging Face config.json?)");
     return R;
   }
   I.run(*Type);
@@ -614,8 +668,9 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
   for (const Setting &S : I.settings())
     LineWidth = std::max(LineWidth, KeyWidth + S.Value.size() + 6);
   for (const Setting &S : I.settings()) {
-    std::string Text = "  " + S.Key + std::string(KeyWidth - S.Key.size(), ' ') +
-                       " = " + S.Value + ";";
+    std::string Text = "  " + S.Key +
+                       std::string(KeyWidth - S.Key.size(), ' ') + " = " +
+                       S.Value + ";";
     OS << Text << std::string(LineWidth - Text.size() + 2, ' ') << "// "
        << S.Source << "\n";
   }
@@ -669,7 +724,8 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
     sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
     Model = encoderNameFor(sys::path::filename(Abs).str());
   }
-  HFImportResult C = importConfig(*Config, ConfigPath, Model, ST ? &*ST : nullptr);
+  HFImportResult C =
+      importConfig(*Config, ConfigPath, Model, ST ? &*ST : nullptr);
   R.Errors.insert(R.Errors.end(), C.Errors.begin(), C.Errors.end());
   R.Warnings.insert(R.Warnings.end(), C.Warnings.begin(), C.Warnings.end());
   if (R.Errors.empty())

@@ -119,12 +119,13 @@ Value Importer::norm(Value X, llvm::StringRef Prefix, Location L) {
                           B.getF32FloatAttr(static_cast<float>(Spec.Eps)));
 }
 
-Value Importer::linear(Value X, llvm::StringRef Prefix, int64_t Out,
-                       int64_t In, Location L) {
+Value Importer::linear(Value X, llvm::StringRef Prefix, int64_t Out, int64_t In,
+                       Location L) {
   Value W = weight((Prefix + ".weight").str(), {Out, In}, L);
   Value Bias = Spec.Bias ? weight((Prefix + ".bias").str(), {Out}, L) : Value();
-  return B.create<LinearOp>(L, activation(Out), X, W, Bias, Value(),
-                            ActivationKindAttr::get(&Ctx, ActivationKind::none));
+  return B.create<LinearOp>(
+      L, activation(Out), X, W, Bias, Value(),
+      ActivationKindAttr::get(&Ctx, ActivationKind::none));
 }
 
 Value Importer::attention(Value X, const std::string &Block,
@@ -153,15 +154,15 @@ Value Importer::attention(Value X, const std::string &Block,
   case PositionalKind::Learned:
     break;
   }
-  Location AL = Local ? loc("window", Block)
+  Location AL = Local                          ? loc("window", Block)
                 : Kind == AttnPositional::none ? L
                                                : loc("positional", Block);
   float Scale = static_cast<float>(Spec.AttentionScale);
-  Value A = B.create<AttentionOp>(
-      AL, activation(Width), Q, K, V, Lengths, Tables,
-      B.getI64IntegerAttr(Spec.Heads), B.getF32FloatAttr(Scale),
-      AttnPositionalAttr::get(&Ctx, Kind), Style,
-      B.getI64IntegerAttr(Local ? Spec.Window : 0));
+  Value A = B.create<AttentionOp>(AL, activation(Width), Q, K, V, Lengths,
+                                  Tables, B.getI64IntegerAttr(Spec.Heads),
+                                  B.getF32FloatAttr(Scale),
+                                  AttnPositionalAttr::get(&Ctx, Kind), Style,
+                                  B.getI64IntegerAttr(Local ? Spec.Window : 0));
   return linear(A, P + "o", D, Width, L);
 }
 
@@ -191,8 +192,8 @@ Value Importer::ffn(Value X, const std::string &Block) {
 
 func::FuncOp Importer::function(ModuleOp Module) {
   int64_t D = Spec.DModel;
-  Location FuncLoc = FileLineColLoc::get(&Ctx, Spec.File, Spec.Loc.Line,
-                                         Spec.Loc.Col);
+  Location FuncLoc =
+      FileLineColLoc::get(&Ctx, Spec.File, Spec.Loc.Line, Spec.Loc.Col);
   auto I32 = B.getI32Type();
   auto Dyn = ShapedType::kDynamic;
   auto IdsTy = RankedTensorType::get({Dyn, Dyn}, I32);
@@ -308,7 +309,8 @@ SmallVector<Value> Importer::attentionTables(double RopeBase) {
         TableKindAttr::get(&Ctx, TableKind::relative_buckets),
         B.getI64IntegerAttr(Spec.RelBuckets), FloatAttr(),
         B.getI64IntegerAttr(Spec.RelMaxDistance)));
-    Tables.push_back(weight("relative.bias", {Spec.RelBuckets, Spec.Heads}, PL));
+    Tables.push_back(
+        weight("relative.bias", {Spec.RelBuckets, Spec.Heads}, PL));
     break;
   case PositionalKind::None:
   case PositionalKind::Sinusoidal: // added to the embedding instead
@@ -332,9 +334,8 @@ Value Importer::block(Value X, int64_t N, ArrayRef<Value> Tables) {
   case NormLayout::Pre: {
     // Without first_attn_norm, block 0 attends to its input as it is (the
     // embedding norm has just normalised it).
-    Value In = N == 0 && !Spec.FirstAttnNorm
-                   ? X
-                   : norm(X, Block + ".norm1", NL);
+    Value In =
+        N == 0 && !Spec.FirstAttnNorm ? X : norm(X, Block + ".norm1", NL);
     Value A = attention(In, Block, Tables, Local);
     Value H = B.create<AddOp>(NL, X, A);
     Value F = ffn(norm(H, Block + ".norm2", NL), Block);
@@ -354,11 +355,11 @@ func::FuncOp Importer::build(ModuleOp Module) {
   // Shared by every block of a kind; local blocks have tables of their own
   // only when RoPE's local base differs.
   SmallVector<Value> Global = attentionTables(Spec.RopeBase);
-  SmallVector<Value> Local =
-      Spec.Positional == PositionalKind::Rope &&
-              Spec.RopeLocalBase != Spec.RopeBase && Spec.Window > 0
-          ? attentionTables(Spec.RopeLocalBase)
-          : Global;
+  SmallVector<Value> Local = Spec.Positional == PositionalKind::Rope &&
+                                     Spec.RopeLocalBase != Spec.RopeBase &&
+                                     Spec.Window > 0
+                                 ? attentionTables(Spec.RopeLocalBase)
+                                 : Global;
   for (int64_t N = 0; N < Spec.Blocks; ++N)
     X = block(X, N, isLocal(N) ? Local : Global);
   if (Spec.FinalNorm)
@@ -377,9 +378,10 @@ func::FuncOp Importer::build(ModuleOp Module) {
 OwningOpRef<ModuleOp> enc::importSpecs(MLIRContext &Context,
                                        ArrayRef<ModelSpec> Specs) {
   Context.loadDialect<EncDialect, func::FuncDialect>();
-  Location L = Specs.empty()
-                   ? UnknownLoc::get(&Context)
-                   : Location(FileLineColLoc::get(&Context, Specs[0].File, 1, 1));
+  Location L =
+      Specs.empty()
+          ? UnknownLoc::get(&Context)
+          : Location(FileLineColLoc::get(&Context, Specs[0].File, 1, 1));
   OwningOpRef<ModuleOp> Module = ModuleOp::create(L);
   bool Named = true;
   for (const ModelSpec &Spec : Specs) {

@@ -30,13 +30,13 @@ struct FoldPositionalPass
       case TableKind::rope_cos:
       case TableKind::rope_sin:
         Value = DenseElementsAttr::get(
-            Ty, ArrayRef<float>(ropeTable(Rows, Op.getDim(),
-                                          Op.getBase()->convertToDouble(),
-                                          Op.getKind() == TableKind::rope_sin)));
+            Ty, ArrayRef<float>(ropeTable(
+                    Rows, Op.getDim(), Op.getBase()->convertToDouble(),
+                    Op.getKind() == TableKind::rope_sin)));
         break;
       case TableKind::alibi_slopes:
-        Value = DenseElementsAttr::get(Ty,
-                                       ArrayRef<float>(alibiSlopes(Op.getDim())));
+        Value = DenseElementsAttr::get(
+            Ty, ArrayRef<float>(alibiSlopes(Op.getDim())));
         break;
       case TableKind::relative_buckets:
         Value = DenseElementsAttr::get(

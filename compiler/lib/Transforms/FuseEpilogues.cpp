@@ -26,7 +26,8 @@ struct ActivationIntoLinear : OpRewritePattern<ActivationOp> {
     if (!L || !L->hasOneUse() || L.getResidual() ||
         L.getActivation() != ActivationKind::none)
       return failure();
-    Rewriter.modifyOpInPlace(L, [&] { L.setActivationAttr(Act.getKindAttr()); });
+    Rewriter.modifyOpInPlace(L,
+                             [&] { L.setActivationAttr(Act.getKindAttr()); });
     Rewriter.replaceOp(Act, L.getResult());
     return success();
   }
@@ -44,9 +45,9 @@ struct ResidualIntoLinear : OpRewritePattern<AddOp> {
       if (!L || !L->hasOneUse() || L.getResidual() || Mine == Other)
         continue;
       Location Loc = Rewriter.getFusedLoc({L.getLoc(), Add.getLoc()});
-      Value Fused = Rewriter.create<LinearOp>(
-          Loc, L.getType(), L.getInput(), L.getWeight(), L.getBias(), Other,
-          L.getActivationAttr());
+      Value Fused = Rewriter.create<LinearOp>(Loc, L.getType(), L.getInput(),
+                                              L.getWeight(), L.getBias(), Other,
+                                              L.getActivationAttr());
       Rewriter.replaceOp(Add, Fused);
       Rewriter.eraseOp(L);
       return success();
@@ -133,11 +134,9 @@ struct GatedIntoOneGemm : OpRewritePattern<MulOp> {
           ValueRange{G, U});
     };
     Value W = Stack(Gate.getWeight(), Up.getWeight());
-    Value Bias =
-        Gate.getBias() ? Stack(Gate.getBias(), Up.getBias()) : Value();
+    Value Bias = Gate.getBias() ? Stack(Gate.getBias(), Up.getBias()) : Value();
     Value Fused = Rewriter.create<GatedLinearOp>(
-        Loc, Mul.getType(), Gate.getInput(), W, Bias,
-        Gate.getActivationAttr());
+        Loc, Mul.getType(), Gate.getInput(), W, Bias, Gate.getActivationAttr());
     Rewriter.replaceOp(Mul, Fused);
     Rewriter.eraseOp(Gate);
     Rewriter.eraseOp(Up);
@@ -150,8 +149,8 @@ struct FuseEpiloguesPass : enc::impl::EncFuseEpiloguesBase<FuseEpiloguesPass> {
     RewritePatternSet Patterns(&getContext());
     Patterns.add<ActivationIntoLinear, ResidualIntoLinear,
                  PositionsIntoEmbedding, GatedIntoOneGemm>(&getContext());
-    if (failed(applyPatternsAndFoldGreedily(getOperation(),
-                                            std::move(Patterns))))
+    if (failed(
+            applyPatternsAndFoldGreedily(getOperation(), std::move(Patterns))))
       signalPassFailure();
   }
 };

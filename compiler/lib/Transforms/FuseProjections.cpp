@@ -56,8 +56,8 @@ struct FuseProjectionsPass
         return B.create<ConcatWeightsOp>(L, Ty, Parts);
       };
       Value W = stack({Q.getWeight(), K.getWeight(), V.getWeight()});
-      Value Bias = Biased ? stack({Q.getBias(), K.getBias(), V.getBias()})
-                          : Value();
+      Value Bias =
+          Biased ? stack({Q.getBias(), K.getBias(), V.getBias()}) : Value();
       auto QTy = cast<RankedTensorType>(Q.getType());
       int64_t D = QTy.getShape()[2];
       auto FusedTy = RankedTensorType::get(

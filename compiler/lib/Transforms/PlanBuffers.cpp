@@ -93,7 +93,8 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
     std::map<int64_t, std::pair<int64_t, Value>> Live; // offset -> (size, buf)
     int64_t High = 0;
     if (Packed) {
-      High = alignUp(cast<RankedTensorType>(Packed.getType()).getShape().back());
+      High =
+          alignUp(cast<RankedTensorType>(Packed.getType()).getShape().back());
       Live[0] = {High, Packed};
       setRowOffset(Func, cast<BlockArgument>(Packed).getArgNumber(), 0);
     }

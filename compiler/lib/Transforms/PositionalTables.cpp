@@ -32,7 +32,8 @@ std::vector<float> enc::ropeTable(int64_t Rows, int64_t DK, double Base,
 }
 
 namespace {
-// get_slopes_power_of_2(n): start = 2^(-2^-(log2(n) - 3)), slope_i = start^(i+1).
+// get_slopes_power_of_2(n): start = 2^(-2^-(log2(n) - 3)), slope_i =
+// start^(i+1).
 std::vector<double> slopesPowerOf2(int64_t N) {
   double Start = std::pow(2.0, -std::pow(2.0, -(std::log2(double(N)) - 3)));
   std::vector<double> S;

@@ -24,7 +24,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry Registry;
   Registry.insert<enc::EncDialect, mlir::arith::ArithDialect,
                   mlir::func::FuncDialect, mlir::LLVM::LLVMDialect>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "encc-opt: the enc dialect's passes\n",
-                        Registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "encc-opt: the enc dialect's passes\n", Registry));
 }

@@ -70,7 +70,8 @@ bool findDriver(std::vector<std::string> &Command, std::string &Error) {
   SmallVector<const char *> Words;
   cl::TokenizeGNUCommandLine(Text, Saver, Words);
   if (Words.empty()) {
-    Error = "CXX is blank: set it to a C++ compiler driver, or unset it to use c++";
+    Error =
+        "CXX is blank: set it to a C++ compiler driver, or unset it to use c++";
     return false;
   }
   ErrorOr<std::string> Program = sys::findProgramByName(Words[0]);

@@ -1,4 +1,5 @@
-//===- SharedLibrary.h - encc --emit=shared: object + runtime -> .so -*- C++ -*-===//
+//===- SharedLibrary.h - encc --emit=shared: object + runtime -> .so -*- C++
+//-*-===//
 //
 // A shared library holds the file's encoders and the runtime, and depends on
 // nothing beyond libc, libstdc++ and libm (docs/c-abi.md#shared-libraries):

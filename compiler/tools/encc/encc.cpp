@@ -68,9 +68,10 @@ cl::opt<std::string>
                         "text stages, <input>.o for obj, lib<input>.so for "
                         "shared)"),
                cl::value_desc("file"), cl::cat(EnccCategory));
-cl::opt<std::string> HeaderFile(
-    "header", cl::desc("Write the C header to <file> (default: beside -o)"),
-    cl::value_desc("file"), cl::cat(EnccCategory));
+cl::opt<std::string>
+    HeaderFile("header",
+               cl::desc("Write the C header to <file> (default: beside -o)"),
+               cl::value_desc("file"), cl::cat(EnccCategory));
 cl::opt<EmitKind> Emit(
     "emit", cl::desc("The stage to stop at and write"),
     cl::values(
@@ -95,10 +96,10 @@ cl::opt<std::string> RuntimeLib(
 cl::opt<std::string> OnlyEncoder("encoder",
                                  cl::desc("Only the encoder named <name>"),
                                  cl::value_desc("name"), cl::cat(EnccCategory));
-cl::opt<unsigned> ErrorLimit(
-    "error-limit",
-    cl::desc("Stop after <n> errors (0: no limit; default 20)"),
-    cl::value_desc("n"), cl::init(20), cl::cat(EnccCategory));
+cl::opt<unsigned>
+    ErrorLimit("error-limit",
+               cl::desc("Stop after <n> errors (0: no limit; default 20)"),
+               cl::value_desc("n"), cl::init(20), cl::cat(EnccCategory));
 cl::opt<bool> O0("O0", cl::desc("No fusion (and no LLVM optimisation)"),
                  cl::cat(EnccCategory));
 cl::opt<std::string> MTriple("mtriple",
@@ -111,9 +112,9 @@ cl::opt<std::string> MCPU("mcpu",
                           cl::cat(EnccCategory));
 
 // encc import: a Hugging Face model's config as a .enc file (HFImport.h).
-cl::SubCommand ImportCommand(
-    "import", "Write the .enc of a Hugging Face config.json or "
-              "sentence-transformers model directory");
+cl::SubCommand ImportCommand("import",
+                             "Write the .enc of a Hugging Face config.json or "
+                             "sentence-transformers model directory");
 cl::opt<std::string> ImportPath(cl::Positional, cl::Required,
                                 cl::desc("<model directory or config.json>"),
                                 cl::sub(ImportCommand), cl::cat(EnccCategory));
@@ -121,12 +122,11 @@ cl::opt<std::string> ImportOutput("o",
                                   cl::desc("Write the .enc to <file> "
                                            "(default: stdout)"),
                                   cl::value_desc("file"),
-                                  cl::sub(ImportCommand), cl::cat(EnccCategory));
-cl::opt<std::string>
-    ImportName("name",
-               cl::desc("The encoder's name (default: from the directory)"),
-               cl::value_desc("name"), cl::sub(ImportCommand),
-               cl::cat(EnccCategory));
+                                  cl::sub(ImportCommand),
+                                  cl::cat(EnccCategory));
+cl::opt<std::string> ImportName(
+    "name", cl::desc("The encoder's name (default: from the directory)"),
+    cl::value_desc("name"), cl::sub(ImportCommand), cl::cat(EnccCategory));
 
 enum class ColorChoice { Auto, Always, Never };
 // Registered as "encc-color" and renamed "color" in main(), once LLVM's own
@@ -189,9 +189,9 @@ bool checkCPU(const enc::TargetOptions &Target, int &Exit) {
   }
   if (llvm::is_contained(CPUs, Target.CPU))
     return true;
-  Exit = fail("unknown CPU '" + Target.CPU + "' for " +
-              enc::targetTriple(Target) +
-              "; --mcpu=help lists the valid names");
+  Exit =
+      fail("unknown CPU '" + Target.CPU + "' for " + enc::targetTriple(Target) +
+           "; --mcpu=help lists the valid names");
   return false;
 }
 
@@ -285,9 +285,9 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
     }
     if (Only.Encoders.empty()) {
       StringRef Near = nearestEncoder(OnlyEncoder, Names);
-      Diags.fileError("no encoder named '" + OnlyEncoder + "'" +
-                      (Near.empty() ? Twine("")
-                                    : Twine("; did you mean '") + Near + "'?"));
+      Diags.fileError(
+          "no encoder named '" + OnlyEncoder + "'" +
+          (Near.empty() ? Twine("") : Twine("; did you mean '") + Near + "'?"));
     } else {
       AST = std::move(Only);
     }
@@ -300,9 +300,9 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
       for (const auto &S : Specs)
         Names.push_back(S.Name);
       StringRef Near = nearestEncoder(OnlyEncoder, Names);
-      Diags.fileError("no encoder named '" + OnlyEncoder + "'" +
-                      (Near.empty() ? Twine("")
-                                    : Twine("; did you mean '") + Near + "'?"));
+      Diags.fileError(
+          "no encoder named '" + OnlyEncoder + "'" +
+          (Near.empty() ? Twine("") : Twine("; did you mean '") + Near + "'?"));
     } else {
       enc::ModelSpec Only = *It;
       Specs.assign(1, Only);
@@ -408,13 +408,14 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
     Out.keep();
     return 0;
   }
-  if (!enc::emitMachineCode(*IR, Target, Emit == EmitKind::Asm, Out.os(), Error))
+  if (!enc::emitMachineCode(*IR, Target, Emit == EmitKind::Asm, Out.os(),
+                            Error))
     return fail(Error);
   if (Shared) {
     Out.os().close();
     if (Out.os().has_error())
-      return fail("cannot write '" + Shared->Object + "': " +
-                  Out.os().error().message());
+      return fail("cannot write '" + Shared->Object +
+                  "': " + Out.os().error().message());
     if (!encc::linkSharedLibrary(Shared->Object, Shared->RuntimeArchive,
                                  encc::exportedSymbols(*IR), Shared->Library,
                                  Error))
@@ -523,9 +524,9 @@ int main(int argc, char **argv) {
   mlir::MLIRContext Context(Registry);
   Context.loadAllAvailableDialects();
   SourceMgr SM;
-  SM.AddNewSourceBuffer(MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(),
-                                                       InputFile),
-                        SMLoc());
+  SM.AddNewSourceBuffer(
+      MemoryBuffer::getMemBufferCopy((*Buffer)->getBuffer(), InputFile),
+      SMLoc());
   mlir::SourceMgrDiagnosticHandler MLIRDiags(SM, &Context, errs());
 
   mlir::OwningOpRef<mlir::ModuleOp> Module;

@@ -38,7 +38,8 @@ struct NameRow {
 inline constexpr NameRow kNames[] = {
 #define ENC_CHECKPOINT_NAME(L, C, F) {L, false, C, F, 0, 1},
 #define ENC_CHECKPOINT_GATED_NAME(L, C, F) {L, true, C, F, 0, 1},
-#define ENC_CHECKPOINT_SLICE(L, C, F, Part, Parts) {L, false, C, F, Part, Parts},
+#define ENC_CHECKPOINT_SLICE(L, C, F, Part, Parts) \
+  {L, false, C, F, Part, Parts},
 #include "enc/families.def"
 };
 
@@ -81,7 +82,8 @@ inline bool Match(std::string_view pattern, std::string_view name,
   for (size_t p = 0; p < pattern.size(); ++p) {
     if (pattern[p] == '#') {
       const size_t start = n;
-      while (n < name.size() && std::isdigit(static_cast<unsigned char>(name[n])))
+      while (n < name.size() &&
+             std::isdigit(static_cast<unsigned char>(name[n])))
         ++n;
       if (n == start) return false;
       *index = std::string(name.substr(start, n - start));

@@ -14,4 +14,4 @@
 #include "enc/kernels/elementwise.h"
 #include "enc/kernels/model.h"
 
-#endif  /* ENC_KERNELS_H_ */
+#endif /* ENC_KERNELS_H_ */

@@ -25,14 +25,16 @@ typedef struct {
   /* Compile-time facts (docs/language.md). */
   int32_t d_model;
   int32_t heads;
-  int32_t head_dim;   /* each head's width d_k */
+  int32_t head_dim; /* each head's width d_k */
   int32_t d_ff;
   int32_t blocks;
-  int32_t max_len;    /* the longest seq_len forward accepts */
-  int32_t vocab;      /* 0: the input is float embeddings [batch, seq_len, d_model] */
+  int32_t max_len; /* the longest seq_len forward accepts */
+  int32_t
+      vocab; /* 0: the input is float embeddings [batch, seq_len, d_model] */
   int32_t type_vocab; /* 0: no token types */
-  int32_t pooling;    /* enc_pool_mode (enc/kernels/pool.h): 0 none, 1 cls, 2 mean */
-  int32_t normalize;  /* 1: each output vector is scaled to unit L2 norm */
+  int32_t
+      pooling; /* enc_pool_mode (enc/kernels/pool.h): 0 none, 1 cls, 2 mean */
+  int32_t normalize; /* 1: each output vector is scaled to unit L2 norm */
   /* The entry points NAME_load, NAME_forward, NAME_free,
    * NAME_workspace_bytes, NAME_forward_attention. */
   enc_model_load_fn *load;
@@ -49,7 +51,7 @@ const enc_encoder_info *enc_library_encoders(int32_t *count);
 typedef const enc_encoder_info *enc_library_encoders_fn(int32_t *count);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* ENC_LIBRARY_H_ */

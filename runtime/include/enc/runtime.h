@@ -60,7 +60,7 @@ typedef enc_status enc_model_forward_attention_fn(void *model,
                                                   float *out, float *probs);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_RUNTIME_H_ */
+#endif /* ENC_RUNTIME_H_ */

@@ -197,7 +197,8 @@ TEST(HFImportTest, ElectraIsBertsNamesUnderItsPrefixWithoutAProjection) {
   EXPECT_EQ(line(R.Enc, "norm"), "norm = post");
   EXPECT_EQ(resolveErrors(R.Enc), "");
 
-  std::string Small = BertBase; // ELECTRA-small: 128-wide embeddings, 256 blocks
+  std::string Small =
+      BertBase; // ELECTRA-small: 128-wide embeddings, 256 blocks
   Small.replace(Small.find("\"bert\""), 6, "\"electra\"");
   Small.replace(Small.find("768"), 3, "256");
   HFImportResult P = import(Small);
@@ -272,7 +273,8 @@ TEST(HFImportTest, MissingAndMistypedKeysAreNamed) {
     "intermediate_size": "3072", "num_hidden_layers": 12, "vocab_size": 30522})");
   ASSERT_EQ(R.Errors.size(), 2u);
   EXPECT_EQ(R.Errors[0], "config.json: key 'hidden_size' is missing");
-  EXPECT_EQ(R.Errors[1], "config.json: key 'intermediate_size' must be an integer");
+  EXPECT_EQ(R.Errors[1],
+            "config.json: key 'intermediate_size' must be an integer");
   EXPECT_EQ(R.Enc, "");
 }
 
@@ -311,7 +313,8 @@ TEST(HFImportTest, ActivationsComeFromTheActivationTable) {
 
 TEST(HFImportTest, UnknownKeysWarnAndHarmlessOnesDoNot) {
   std::string Config = BertBase;
-  Config.insert(Config.size() - 1, ", \"rotary_dim\": 32, \"classifier_dropout\": 0.1");
+  Config.insert(Config.size() - 1,
+                ", \"rotary_dim\": 32, \"classifier_dropout\": 0.1");
   HFImportResult R = import(Config);
   ASSERT_TRUE(R.Errors.empty());
   ASSERT_EQ(R.Warnings.size(), 1u);

@@ -42,12 +42,14 @@ Result evaluate(const std::string &Expr) {
 
 int64_t intOf(const std::string &Expr) {
   Result R = evaluate(Expr);
-  EXPECT_TRUE(R.Value && R.Value->K == EvalValue::Int) << Expr << ": " << R.Error;
+  EXPECT_TRUE(R.Value && R.Value->K == EvalValue::Int)
+      << Expr << ": " << R.Error;
   return R.Value ? R.Value->I : -1;
 }
 double floatOf(const std::string &Expr) {
   Result R = evaluate(Expr);
-  EXPECT_TRUE(R.Value && R.Value->K == EvalValue::Float) << Expr << ": " << R.Error;
+  EXPECT_TRUE(R.Value && R.Value->K == EvalValue::Float)
+      << Expr << ": " << R.Error;
   return R.Value ? R.Value->F : -1;
 }
 std::string errorOf(const std::string &Expr) {

@@ -62,13 +62,14 @@ TEST(ParserTest, NamedArgumentDoesNotLeakIntoPositional) {
 }
 
 TEST(ParserTest, DeepNestingIsADiagnosticNotACrash) {
-  std::string Deep = "encoder m { d_model = " + std::string(100000, '(') +
-                     "1" + std::string(100000, ')') + "; }";
+  std::string Deep = "encoder m { d_model = " + std::string(100000, '(') + "1" +
+                     std::string(100000, ')') + "; }";
   Parsed P = parse(Deep);
   EXPECT_EQ(P.Errors, 1u);
   EXPECT_NE(P.Output.find("nested too deeply"), std::string::npos) << P.Output;
 
-  std::string Minus = "encoder m { d_model = " + std::string(100000, '-') + "1; }";
+  std::string Minus =
+      "encoder m { d_model = " + std::string(100000, '-') + "1; }";
   P = parse(Minus);
   EXPECT_EQ(P.Errors, 1u);
 }
@@ -88,8 +89,8 @@ TEST(ParserTest, EveryByteValueIsHandledAndEscapedInDiagnostics) {
     Text += "; }";
     Parsed P = parse(Text);
     bool Text7Bit = C >= 0x20 && C < 0x7F;
-    bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' ||
-                 C == '\f' || C == '\v';
+    bool Space = C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
+                 C == '\v';
     if (!Text7Bit && !Space) {
       EXPECT_GE(P.Errors, 1u) << "byte " << C;
     }

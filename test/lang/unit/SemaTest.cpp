@@ -87,7 +87,8 @@ TEST(SemaTest, SettingsReferToEachOtherInAnyOrder) {
 }
 
 TEST(SemaTest, CyclesAreReportedOnceWithTheirMembers) {
-  Resolved R = resolve("encoder m { d_model = heads * 2; heads = d_model / 2; }");
+  Resolved R =
+      resolve("encoder m { d_model = heads * 2; heads = d_model / 2; }");
   EXPECT_EQ(R.Errors, 1u) << R.Output;
   EXPECT_NE(R.Output.find("cyclic definition: d_model -> heads -> d_model"),
             std::string::npos)
@@ -106,12 +107,14 @@ TEST(SemaTest, EveryErrorInAFileIsReported) {
 }
 
 TEST(SemaTest, SchemesWithArguments) {
-  Resolved R = resolve(
-      "encoder a { d_model = 64; heads = 4; positional = rope; }\n"
-      "encoder b : a { positional = rope(base = 500000.0, style = interleaved); }\n"
-      "encoder c : a { positional = relative(buckets = 16, max_distance = 9); }\n"
-      "encoder d : a { positional = relative; }\n"
-      "encoder e : a { positional = alibi(); }");
+  Resolved R =
+      resolve("encoder a { d_model = 64; heads = 4; positional = rope; }\n"
+              "encoder b : a { positional = rope(base = 500000.0, style = "
+              "interleaved); }\n"
+              "encoder c : a { positional = relative(buckets = 16, "
+              "max_distance = 9); }\n"
+              "encoder d : a { positional = relative; }\n"
+              "encoder e : a { positional = alibi(); }");
   ASSERT_EQ(R.Errors, 0u) << R.Output;
   EXPECT_EQ(R.Specs[0].Positional, PositionalKind::Rope);
   EXPECT_DOUBLE_EQ(R.Specs[0].RopeBase, 10000.0);
@@ -128,10 +131,11 @@ TEST(SemaTest, SchemesWithArguments) {
 // Regression: the activation and pooling names were read through references
 // into a destroyed temporary (ASan: stack-use-after-scope on every file).
 TEST(SemaTest, EveryActivationAndPooling) {
-  Resolved R = resolve(
-      "encoder a { d_model = 64; heads = 4; activation = gelu; pooling = cls; }\n"
-      "encoder b : a { activation = gelu_tanh; pooling = mean; }\n"
-      "encoder c : a { activation = relu; pooling = none; }");
+  Resolved R =
+      resolve("encoder a { d_model = 64; heads = 4; activation = gelu; pooling "
+              "= cls; }\n"
+              "encoder b : a { activation = gelu_tanh; pooling = mean; }\n"
+              "encoder c : a { activation = relu; pooling = none; }");
   ASSERT_EQ(R.Errors, 0u) << R.Output;
   ASSERT_EQ(R.Specs.size(), 3u);
   EXPECT_EQ(R.Specs[0].Act, Activation::Gelu);
@@ -143,19 +147,23 @@ TEST(SemaTest, EveryActivationAndPooling) {
 }
 
 TEST(SemaTest, InheritedExpressionFailingOnlyInTheDerivedEncoder) {
-  Resolved R = resolve("encoder a { d_model = 64; heads = 4; d_ff = d_model / 4; }\n"
-                       "encoder b : a { d_model = 66; heads = 6; }");
+  Resolved R =
+      resolve("encoder a { d_model = 64; heads = 4; d_ff = d_model / 4; }\n"
+              "encoder b : a { d_model = 66; heads = 6; }");
   EXPECT_EQ(R.Errors, 1u) << R.Output;
-  EXPECT_NE(R.Output.find("t.enc:1:45: error: integer division 66 / 4 is not exact"),
-            std::string::npos)
+  EXPECT_NE(
+      R.Output.find("t.enc:1:45: error: integer division 66 / 4 is not exact"),
+      std::string::npos)
       << R.Output;
-  EXPECT_NE(R.Output.find("note: in encoder 'b', which inherits 'd_ff' from 'a'"),
-            std::string::npos)
+  EXPECT_NE(
+      R.Output.find("note: in encoder 'b', which inherits 'd_ff' from 'a'"),
+      std::string::npos)
       << R.Output;
 }
 
 TEST(SemaTest, WarningsDoNotFail) {
-  Resolved R = resolve("encoder m { d_model = 64; heads = 4; embed_scale = 8.0; }");
+  Resolved R =
+      resolve("encoder m { d_model = 64; heads = 4; embed_scale = 8.0; }");
   EXPECT_EQ(R.Errors, 0u) << R.Output;
   EXPECT_EQ(R.Warnings, 1u);
   EXPECT_EQ(R.Specs.size(), 1u);

@@ -70,8 +70,7 @@ template <typename T> struct LLVMType<T *> {
   }
 };
 /// C enums are passed as int (enc_status, enc_activation, ...).
-template <typename E>
-struct LLVMType<E, std::enable_if_t<std::is_enum_v<E>>> {
+template <typename E> struct LLVMType<E, std::enable_if_t<std::is_enum_v<E>>> {
   static_assert(sizeof(E) == sizeof(int32_t), "a C enum is an i32");
   static mlir::Type get(mlir::MLIRContext *C) {
     return mlir::IntegerType::get(C, 32);
@@ -201,9 +200,9 @@ template <size_t N> constexpr size_t leaves(const Field (&Fields)[N]) {
   static_assert(detail::matchesLayout<S>(RuntimeStruct<S>::Fields),            \
                 "RuntimeABI.h: the field list of " #S                          \
                 " does not match its C definition");                           \
-  static_assert(detail::hasExactlyLeaves<S, detail::leaves(                    \
-                                                RuntimeStruct<S>::Fields)>(),  \
-                "RuntimeABI.h: " #S " has fields the list does not name");
+  static_assert(                                                               \
+      detail::hasExactlyLeaves<S, detail::leaves(RuntimeStruct<S>::Fields)>(), \
+      "RuntimeABI.h: " #S " has fields the list does not name");
 
 /// ENC_RUNTIME_STRUCT(S, FIELDS): FIELDS(X) expands X(S, field) for each
 /// field of C struct S, in order.
@@ -260,9 +259,8 @@ ENC_RUNTIME_STRUCT(enc_attention_params, ENC_ATTENTION_PARAMS_FIELDS)
 /// encoder: abi_version, name, the ENC_MODEL_INFO facts of ModelABI.def,
 /// then a pointer per ENC_MODEL_FUNCTION row, named by its suffix.
 template <> struct RuntimeStruct<enc_encoder_info> {
-  static constexpr Field Fields[] = {
-      ENC_RUNTIME_FIELD(enc_encoder_info, abi_version)
-      ENC_RUNTIME_FIELD(enc_encoder_info, name)
+  static constexpr Field Fields[] = {ENC_RUNTIME_FIELD(
+      enc_encoder_info, abi_version) ENC_RUNTIME_FIELD(enc_encoder_info, name)
 #define ENC_MODEL_INFO(Field, Fact) ENC_RUNTIME_FIELD(enc_encoder_info, Field)
 #include "enc/ABI/ModelABI.def"
 #define ENC_MODEL_FUNCTION(Suffix, Typedef, Return, Params, Doc)               \
@@ -305,8 +303,7 @@ template <typename S> std::optional<unsigned> fieldIndex(llvm::StringRef Name) {
 /// `ENC_FIELD(enc_attention_params, rope_cos)`: the position of a field,
 /// checked to exist at compile time.
 #define ENC_FIELD(S, F)                                                        \
-  (static_cast<void>(sizeof(decltype(S::F))),                                  \
-   *::enc::abi::fieldIndex<S>(#F))
+  (static_cast<void>(sizeof(decltype(S::F))), *::enc::abi::fieldIndex<S>(#F))
 
 } // namespace enc::abi
 

@@ -122,16 +122,16 @@ template <typename E> constexpr bool roundTrips(unsigned MaxValue) {
   return true;
 }
 } // namespace detail
-static_assert(detail::roundTrips<ActivationKind>(
-                  getMaxEnumValForActivationKind()),
-              "ActivationKind and enc_activation disagree");
+static_assert(
+    detail::roundTrips<ActivationKind>(getMaxEnumValForActivationKind()),
+    "ActivationKind and enc_activation disagree");
 static_assert(detail::roundTrips<NormKind>(getMaxEnumValForNormKind()),
               "NormKind and enc_norm_kind disagree");
 static_assert(detail::roundTrips<PoolMode>(getMaxEnumValForPoolMode()),
               "PoolMode and enc_pool_mode disagree");
-static_assert(detail::roundTrips<WeightPrecision>(
-                  getMaxEnumValForWeightPrecision()),
-              "WeightPrecision and enc_precision disagree");
+static_assert(
+    detail::roundTrips<WeightPrecision>(getMaxEnumValForWeightPrecision()),
+    "WeightPrecision and enc_precision disagree");
 static_assert(detail::roundTrips<RopePairing>(getMaxEnumValForRopePairing()),
               "RopePairing and enc_rope_style disagree");
 

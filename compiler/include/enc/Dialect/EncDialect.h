@@ -65,8 +65,7 @@ void setRowOffset(mlir::Operation *Op, int64_t Offset);
 /// The same for a function argument the planner gave a buffer.
 std::optional<int64_t> getRowOffset(mlir::FunctionOpInterface Func,
                                     unsigned Arg);
-void setRowOffset(mlir::FunctionOpInterface Func, unsigned Arg,
-                  int64_t Offset);
+void setRowOffset(mlir::FunctionOpInterface Func, unsigned Arg, int64_t Offset);
 
 /// The enc_input field (docs/c-abi.md) a function argument reads:
 /// "embeddings", "tokens", "token_types" or "lengths".

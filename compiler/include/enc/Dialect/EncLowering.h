@@ -40,10 +40,9 @@ public:
         ConcreteType::template hasTrait<ViewsArena>() +
         ConcreteType::template hasTrait<LoweredInPrologue>() +
         ConcreteType::template hasTrait<FoldedBeforeLowering>();
-    static_assert(Kinds == 1,
-                  "an enc op needs exactly one of Enc_WritesArena, "
-                  "Enc_ViewsArena, Enc_LoweredInPrologue and "
-                  "Enc_FoldedBeforeLowering (EncLowering.td)");
+    static_assert(Kinds == 1, "an enc op needs exactly one of Enc_WritesArena, "
+                              "Enc_ViewsArena, Enc_LoweredInPrologue and "
+                              "Enc_FoldedBeforeLowering (EncLowering.td)");
     constexpr bool Lowerable =
         std::is_base_of_v<RuntimeLowerable::Trait<ConcreteType>, ConcreteType>;
     constexpr bool NeedsLowering =

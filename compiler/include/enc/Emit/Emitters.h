@@ -1,4 +1,5 @@
-//===- Emitters.h - Object code and C header for compiled encoders -*- C++ -*-===//
+//===- Emitters.h - Object code and C header for compiled encoders -*- C++
+//-*-===//
 #ifndef ENC_EMIT_EMITTERS_H
 #define ENC_EMIT_EMITTERS_H
 

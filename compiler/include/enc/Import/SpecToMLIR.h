@@ -1,4 +1,5 @@
-//===- SpecToMLIR.h - Import resolved encoders into the enc dialect -*- C++ -*-===//
+//===- SpecToMLIR.h - Import resolved encoders into the enc dialect -*- C++
+//-*-===//
 #ifndef ENC_IMPORT_SPECTOMLIR_H
 #define ENC_IMPORT_SPECTOMLIR_H
 

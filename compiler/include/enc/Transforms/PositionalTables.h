@@ -1,8 +1,9 @@
 //===- PositionalTables.h - Compile-time positional data --------*- C++ -*-===//
 //
-// The tables docs/numerics.md#positions defines by formula, computed in double precision
-// and rounded once to float (the T5 bucket map follows the reference's own
-// float32 arithmetic, so that boundary positions land in the same bucket).
+// The tables docs/numerics.md#positions defines by formula, computed in double
+// precision and rounded once to float (the T5 bucket map follows the
+// reference's own float32 arithmetic, so that boundary positions land in the
+// same bucket).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ENC_TRANSFORMS_POSITIONALTABLES_H

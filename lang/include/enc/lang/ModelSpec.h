@@ -1,4 +1,5 @@
-//===- ModelSpec.h - A resolved encoder, as the compiler sees it -*- C++ -*-===//
+//===- ModelSpec.h - A resolved encoder, as the compiler sees it -*- C++
+//-*-===//
 //
 // Every setting of Settings.def with inheritance applied, expressions
 // evaluated, defaults filled in and every rule checked

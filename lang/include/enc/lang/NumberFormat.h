@@ -1,4 +1,5 @@
-//===- NumberFormat.h - Print numbers as the user would write them -*- C++ -*-===//
+//===- NumberFormat.h - Print numbers as the user would write them -*- C++
+//-*-===//
 #ifndef ENC_LANG_NUMBERFORMAT_H
 #define ENC_LANG_NUMBERFORMAT_H
 

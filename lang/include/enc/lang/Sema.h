@@ -2,8 +2,8 @@
 //
 // Applies inheritance, evaluates expressions (in any order, with cycle
 // detection, exact integer division and overflow checks), fills in defaults
-// and checks every rule of docs/language.md#settings. Every problem is reported; an
-// encoder with an error yields no ModelSpec.
+// and checks every rule of docs/language.md#settings. Every problem is
+// reported; an encoder with an error yields no ModelSpec.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ENC_LANG_SEMA_H

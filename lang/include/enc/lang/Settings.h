@@ -44,7 +44,7 @@ constexpr unsigned NumSettings = 0
 /// How a setting that is not written gets its value.
 struct DefaultSpec {
   enum Kind {
-    Required,  ///< no default: an error
+    Required,   ///< no default: an error
     Expression, ///< Text is a .enc expression (or a choice's spelling)
     TrueWhen    ///< true iff choice setting WhenKey is WhenValue
   } How = Required;
@@ -62,7 +62,9 @@ struct RangeSpec {
   } How = Any;
   int64_t Lo = 0;
   int64_t Hi = 0;
-  bool contains(int64_t V) const { return How != IntRange || (V >= Lo && V <= Hi); }
+  bool contains(int64_t V) const {
+    return How != IntRange || (V >= Lo && V <= Hi);
+  }
 };
 
 /// One row of ENC_SETTING, or of ENC_SCHEME_ARG (then Scheme is the value of

@@ -23,8 +23,8 @@ extern "C" {
 
 typedef enum {
   ENC_ROPE_NONE = 0,
-  ENC_ROPE_HALVES = 1,      /* rotates the pair (k, k + d_k/2) */
-  ENC_ROPE_INTERLEAVED = 2  /* rotates the pair (2k, 2k + 1) */
+  ENC_ROPE_HALVES = 1,     /* rotates the pair (k, k + d_k/2) */
+  ENC_ROPE_INTERLEAVED = 2 /* rotates the pair (2k, 2k + 1) */
 } enc_rope_style;
 
 typedef struct {
@@ -38,8 +38,8 @@ typedef struct {
   const float *rope_sin;
   /* ALiBi: bias -slope[h] * |i - j|; NULL for none. */
   const float *alibi_slopes; /* [heads] */
-  /* Relative (T5): bias rel_table[rel_bucket[(j - i) + max_len - 1] * heads + h];
-   * rel_bucket NULL for none. */
+  /* Relative (T5): bias rel_table[rel_bucket[(j - i) + max_len - 1] * heads +
+   * h]; rel_bucket NULL for none. */
   const int32_t *rel_bucket; /* [2*max_len - 1], values in [0, rel_buckets) */
   const float *rel_table;    /* [rel_buckets, heads] */
   int32_t rel_buckets;
@@ -64,7 +64,7 @@ enc_status enc_attention(const enc_attention_params *params, int32_t batch,
                          int64_t ld_in, float *out, int64_t ld_out);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_ATTENTION_H_ */
+#endif /* ENC_KERNELS_ATTENTION_H_ */

@@ -30,7 +30,7 @@ enc_status enc_mul_rows(int64_t rows, int64_t d, const float *a, int64_t ld_a,
                         const float *b, int64_t ld_b, float *y, int64_t ld_y);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_ELEMENTWISE_H_ */
+#endif /* ENC_KERNELS_ELEMENTWISE_H_ */

@@ -23,24 +23,22 @@ extern "C" {
  * Every id and type is checked before anything is written: an id outside
  * [0, vocab) or a type outside [0, type_vocab) returns ENC_ERR_INPUT naming
  * the batch row, the position and the value. */
-enc_status enc_embed_tokens(int32_t batch, int32_t seq_len,
-                            const int32_t *ids, const int32_t *types,
-                            const int32_t *lengths, const float *tok_table,
-                            int32_t vocab, float scale,
+enc_status enc_embed_tokens(int32_t batch, int32_t seq_len, const int32_t *ids,
+                            const int32_t *types, const int32_t *lengths,
+                            const float *tok_table, int32_t vocab, float scale,
                             const float *type_table, int32_t type_vocab,
-                            const float *pos_table, int64_t pos_rows,
-                            int64_t d, float *out, int64_t ld_out);
+                            const float *pos_table, int64_t pos_rows, int64_t d,
+                            float *out, int64_t ld_out);
 
 /* in: [batch*seq_len rows, ld_in], padded. May equal out (same stride): rows
  * only move towards the start, in order. lengths as for enc_embed_tokens. */
 enc_status enc_embed_floats(int32_t batch, int32_t seq_len, const float *in,
                             int64_t ld_in, const int32_t *lengths,
-                            const float *pos_table,
-                            int64_t pos_rows, int64_t d, float *out,
-                            int64_t ld_out);
+                            const float *pos_table, int64_t pos_rows, int64_t d,
+                            float *out, int64_t ld_out);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_EMBED_H_ */
+#endif /* ENC_KERNELS_EMBED_H_ */

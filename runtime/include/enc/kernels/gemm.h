@@ -98,7 +98,7 @@ enc_status enc_gemm(int64_t m, const float *x, int64_t ldx,
  * the allocation fails; *out is NULL on failure. */
 enc_status enc_gemm_pack_gated(const float *gate, const float *up, int64_t n,
                                int64_t k, enc_packed_gated **out);
-void enc_gemm_gated_free(enc_packed_gated *p); /* NULL is a no-op */
+void enc_gemm_gated_free(enc_packed_gated *p);       /* NULL is a no-op */
 int64_t enc_gemm_gated_n(const enc_packed_gated *p); /* outputs, or 0 */
 int64_t enc_gemm_gated_k(const enc_packed_gated *p);
 
@@ -114,7 +114,7 @@ enc_status enc_gemm_gated(int64_t m, const float *x, int64_t ldx,
                           int64_t ldy);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* ENC_KERNELS_GEMM_H_ */

@@ -26,7 +26,7 @@ extern "C" {
 int64_t enc_valid_rows(int32_t batch, int32_t seq_len, const int32_t *lengths);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_LAYOUT_H_ */
+#endif /* ENC_KERNELS_LAYOUT_H_ */

@@ -101,7 +101,8 @@ void enc_model_destroy(const enc_weight_desc *descs, int32_t n, void **slots);
  * ENC_ERR_INPUT's message) for invalid descriptors. */
 int64_t enc_model_bytes(const enc_weight_desc *descs, int32_t n);
 
-/* ---- Input validation (docs/c-abi.md#errors) ------------------------------ */
+/* ---- Input validation (docs/c-abi.md#errors) ------------------------------
+ */
 
 typedef struct {
   int32_t d_model;    /* >= 1 */
@@ -147,7 +148,7 @@ void *enc_workspace(int64_t bytes);
 int64_t enc_workspace_capacity(void);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* ENC_KERNELS_MODEL_H_ */

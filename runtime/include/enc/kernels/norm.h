@@ -36,7 +36,7 @@ enc_status enc_rms_norm(int64_t rows, int64_t d, const float *x,
                         const float *gamma, float eps, float *y);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_NORM_H_ */
+#endif /* ENC_KERNELS_NORM_H_ */

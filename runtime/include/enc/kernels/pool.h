@@ -17,7 +17,11 @@
 extern "C" {
 #endif
 
-typedef enum { ENC_POOL_NONE = 0, ENC_POOL_CLS = 1, ENC_POOL_MEAN = 2 } enc_pool_mode;
+typedef enum {
+  ENC_POOL_NONE = 0,
+  ENC_POOL_CLS = 1,
+  ENC_POOL_MEAN = 2
+} enc_pool_mode;
 
 /* mode: enc_pool_mode; normalize: 0 or 1.
  * x: [sum(len) rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
@@ -28,7 +32,7 @@ enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
                     const float *x, int64_t ld_x, float *out, int64_t ld_out);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_POOL_H_ */
+#endif /* ENC_KERNELS_POOL_H_ */

@@ -30,7 +30,7 @@ int enc_threads_count(void);
 void enc_parallel_for(int64_t n, int64_t grain, enc_task_fn fn, void *ctx);
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
 #endif /* ENC_KERNELS_THREADS_H_ */

@@ -1,10 +1,10 @@
 /* Weights for generated code: a safetensors file (docs/weights.md), mapped
  * into memory and validated at open; tensors are converted to float on get.
  * Errors name the file and the tensor (see enc_last_error):
- *   ENC_ERR_IO       the file cannot be opened, is a directory, or cannot be read
- *   ENC_ERR_FORMAT   the file is not valid safetensors
- *   ENC_ERR_WEIGHTS  a tensor is missing or has the wrong shape or dtype
- * A handle may be read from several threads at once. */
+ *   ENC_ERR_IO       the file cannot be opened, is a directory, or cannot be
+ * read ENC_ERR_FORMAT   the file is not valid safetensors ENC_ERR_WEIGHTS  a
+ * tensor is missing or has the wrong shape or dtype A handle may be read from
+ * several threads at once. */
 #ifndef ENC_KERNELS_WEIGHTS_H_
 #define ENC_KERNELS_WEIGHTS_H_
 
@@ -57,7 +57,7 @@ const char *enc_weights_path(const enc_weights *w);
 void enc_weights_close(enc_weights *w); /* NULL is allowed */
 
 #ifdef __cplusplus
-}  /* extern "C" */
+} /* extern "C" */
 #endif
 
-#endif  /* ENC_KERNELS_WEIGHTS_H_ */
+#endif /* ENC_KERNELS_WEIGHTS_H_ */
