@@ -110,15 +110,8 @@ const ModelFunction &enc::modelFunction(llvm::StringRef Suffix) {
 }
 
 ModelFacts enc::modelFacts(mlir::Operation *Func) {
-  EncoderFacts E = getEncoderFacts(Func);
   ModelFacts F;
-  F.DModel = E.DModel;
-  F.MaxLen = E.MaxLen;
-  F.Vocab = E.Vocab;
-  F.TypeVocab = E.TypeVocab;
-  F.Heads = E.Heads;
-  F.Blocks = E.Blocks;
-  F.DFF = E.DFF;
+  static_cast<EncoderFacts &>(F) = getEncoderFacts(Func);
   Func->walk([&](PoolOp P) {
     F.Pooled = P.getMode() != PoolMode::none;
     F.Pooling = abi::toRuntime(P.getMode());

@@ -224,14 +224,10 @@ func::FuncOp Importer::function(ModuleOp Module) {
                                      B.getFunctionType(Inputs, Result));
   for (auto [I, Field] : llvm::enumerate(Fields))
     setInputField(Func, I, Field);
-  EncoderFacts Facts;
-  Facts.DModel = D;
-  Facts.MaxLen = Spec.MaxLen;
-  Facts.Vocab = Spec.Vocab;
-  Facts.TypeVocab = Spec.TypeVocab;
-  Facts.Heads = Spec.Heads;
-  Facts.Blocks = Spec.Blocks;
-  Facts.DFF = Spec.DFF;
+  EncoderFacts Facts; // each fact is the spec's field of its name
+#define ENC_FACT_FROM_SPEC(Field, Helper, Min) Facts.Field = Spec.Field;
+  ENC_ENCODER_FACTS(ENC_FACT_FROM_SPEC)
+#undef ENC_FACT_FROM_SPEC
   setEncoderFacts(Func, Facts);
   // One enum, from the family table's rows (enc/lang/Families.h).
   Layout = runtimeLayout(Spec.Checkpoint);

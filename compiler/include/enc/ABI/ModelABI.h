@@ -7,6 +7,8 @@
 #ifndef ENC_ABI_MODELABI_H
 #define ENC_ABI_MODELABI_H
 
+#include "enc/Dialect/EncDialect.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -25,9 +27,8 @@ struct ModelSpec;
 
 /// The compile-time facts the header's macros give (ENC_MODEL_MACRO).
 /// And those the registry of a shared library gives (ENC_MODEL_INFO).
-struct ModelFacts {
-  int64_t DModel = 0, MaxLen = 0, Vocab = 0, TypeVocab = 0, Heads = 0,
-          Blocks = 0, DFF = 0, Pooled = 0;
+struct ModelFacts : EncoderFacts { ///< the encoder's, and these:
+  int64_t Pooled = 0;
   int64_t HeadDim = 0;   ///< each head's width
   int64_t Pooling = 0;   ///< enc_pool_mode
   int64_t Normalize = 0; ///< 1: unit-norm output vectors
