@@ -69,12 +69,8 @@ void DisableBf16DotForTest(bool disable);
 // calls it for BF16).
 enc_status PackBf16(int32_t num_parts, const float* const* parts,
                     const int64_t* rows, int64_t k, enc_packed_b** out);
-// enc_gemm for a bf16 packed matrix (gemm.cc calls it after validating
-// arguments).
-enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
-                    const enc_packed_b* w, const float* bias,
-                    enc_activation act, const float* residual, int64_t ldr,
-                    float* y, int64_t ldy);
+// enc_gemm for a bf16 packed matrix.
+FormatGemm GemmBf16;
 
 }  // namespace enc
 

@@ -64,11 +64,8 @@ struct Int8Panels {
 enc_status PackInt8(const WeightRows& rows, enc_packed_b** out);
 void FreeInt8(Int8Panels* panels);
 
-// enc_gemm for an int8 packed matrix, after gemm.cc validated the arguments.
-enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
-                    const enc_packed_b* w, const float* bias,
-                    enc_activation act, const float* residual, int64_t ldr,
-                    float* y, int64_t ldy);
+// enc_gemm for an int8 packed matrix.
+FormatGemm GemmInt8;
 
 }  // namespace enc
 

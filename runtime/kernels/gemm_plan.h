@@ -10,12 +10,19 @@
 #include <atomic>
 #include <cstdint>
 
-#include "enc/kernels/gemm.h"  // enc_activation
+#include "enc/kernels/gemm.h"  // enc_activation, enc_packed_b, enc_status
 
 namespace enc {
 
 // The widest panel of any target and format (gemm_tile-inl.h checks its own).
 inline constexpr int64_t kMaxGemmPanel = 64;
+
+// enc_gemm for a matrix packed in one format, after gemm.cc validated the
+// arguments: every format's entry point has this type.
+using FormatGemm = enc_status(int64_t m, const float* x, int64_t ldx,
+                              const enc_packed_b* w, const float* bias,
+                              enc_activation act, const float* residual,
+                              int64_t ldr, float* y, int64_t ldy);
 
 // What a weight format's micro-tile costs the caches, per K step.
 struct GemmCosts {
