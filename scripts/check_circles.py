@@ -17,23 +17,15 @@ import os
 import re
 import sys
 
-SOURCE_DIRS = ("lang", "compiler", "runtime", "python", "bench", "test", "examples")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tree_files import tree_files  # noqa: E402
+
 C_EXTS = (".h", ".hpp", ".c", ".cc", ".cpp", ".def", ".td", ".inc")
 INCLUDE_ROOTS = ("lang/include", "compiler/include", "runtime/include", "runtime")
 C_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 TD_INCLUDE = re.compile(r'^\s*include\s+"([^"]+)"', re.M)
 PY_IMPORT = re.compile(r"^\s*import\s+([\w., ]+)", re.M)
 PY_FROM = re.compile(r"^\s*from\s+(\.*[\w.]*)\s+import\s+([\w, ()]+)", re.M)
-
-
-def walk(root):
-    for top in SOURCE_DIRS:
-        base = os.path.join(root, top)
-        for d, dirs, files in os.walk(base):
-            dirs[:] = [x for x in dirs if x not in ("build", "node_modules", "__pycache__", "Inputs")
-                       and not x.startswith(".")]
-            for f in files:
-                yield os.path.relpath(os.path.join(d, f), root)
 
 
 def resolve_include(root, src, name):
@@ -99,7 +91,7 @@ def python_edges(root, src, text, by_name):
 
 
 def graph(root):
-    files = list(walk(root))
+    files = list(tree_files(root))
     by_name = python_index(files)
     edges = {}
     for f in files:

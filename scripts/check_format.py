@@ -16,19 +16,11 @@ import shutil
 import subprocess
 import sys
 
-SOURCE_DIRS = ("lang", "compiler", "runtime", "python", "bench", "test", "examples")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tree_files import tree_files  # noqa: E402
+
 EXTS = (".h", ".hpp", ".c", ".cc", ".cpp")
-SKIP_DIRS = ("build", "node_modules", "__pycache__", "Inputs")
 CLANG_FORMAT = "clang-format-19"
-
-
-def tree_files(root):
-    for top in SOURCE_DIRS:
-        for d, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = sorted(x for x in dirs if x not in SKIP_DIRS and not x.startswith("."))
-            for f in sorted(files):
-                if f.endswith(EXTS):
-                    yield os.path.join(d, f)
 
 
 def main():
@@ -43,7 +35,7 @@ def main():
         print("check_format: %s is not installed (scripts/bootstrap.sh installs it)"
               % CLANG_FORMAT)
         return 2
-    files = args.files or list(tree_files(args.root))
+    files = args.files or [os.path.join(args.root, f) for f in tree_files(args.root, EXTS)]
     if args.fix:
         subprocess.run([exe, "-i", "--style=file"] + files, check=True)
         print("formatted %d files" % len(files))
