@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -35,14 +36,27 @@ inline double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Prints the table for `shapes` ({M, N, K} each); `name` labels the column.
-inline int RunAgainstFp32(enc_precision precision, const char* name,
+// One way of packing W to run against fp32: a precision, and what to do
+// before packing it (which kernel packs: AMX or not).
+struct Variant {
+  const char* name;
+  enc_precision precision;
+  std::function<void()> before_pack;
+};
+
+// Prints the table for `shapes` ({M, N, K} each): fp32 and every variant,
+// interleaved call by call, their GOP/s and their ratio to fp32.
+inline int RunAgainstFp32(const std::vector<Variant>& variants,
                           const std::vector<std::vector<int64_t>>& shapes,
                           int calls) {
-  char column[32];
-  std::snprintf(column, sizeof(column), "%s GOP/s", name);
-  std::printf("%-16s %7s %12s %12s %7s\n", "M x N x K", "threads", "fp32 GOP/s",
-              column, "ratio");
+  std::printf("%-16s %7s %12s", "M x N x K", "threads", "fp32 GOP/s");
+  for (const Variant& v : variants) {
+    char column[48];
+    std::snprintf(column, sizeof(column), "%s GOP/s", v.name);
+    std::printf(" %14s %7s", column, "ratio");
+  }
+  std::printf("\n");
+  const size_t count = variants.size() + 1;
   for (const auto& s : shapes) {
     const int64_t m = s[0], n = s[1], k = s[2];
     std::mt19937 rng(42);
@@ -51,13 +65,16 @@ inline int RunAgainstFp32(enc_precision precision, const char* name,
     for (float& v : x) v = dist(rng);
     for (float& v : w) v = 0.02f * dist(rng);
     for (float& v : bias) v = 0.1f * dist(rng);
-    enc_packed_b* packed[2] = {Pack(ENC_PRECISION_FP32, w, n, k),
-                               Pack(precision, w, n, k)};
+    std::vector<enc_packed_b*> packed = {Pack(ENC_PRECISION_FP32, w, n, k)};
+    for (const Variant& v : variants) {
+      if (v.before_pack) v.before_pack();
+      packed.push_back(Pack(v.precision, w, n, k));
+    }
     for (int threads : {1, 2}) {
       enc_set_num_threads(threads);
-      std::vector<double> seconds[2];
+      std::vector<std::vector<double>> seconds(count);
       for (int c = 0; c < calls + 10; ++c) {
-        for (int p = 0; p < 2; ++p) {
+        for (size_t p = 0; p < count; ++p) {
           const auto t0 = std::chrono::steady_clock::now();
           enc_gemm(m, x.data(), k, packed[p], bias.data(), ENC_ACT_GELU,
                    nullptr, 0, y.data(), n);
@@ -69,17 +86,25 @@ inline int RunAgainstFp32(enc_precision precision, const char* name,
       }
       const double ops = 2.0 * m * n * k * 1e-9;
       const double fp32 = ops / Median(seconds[0]);
-      const double low = ops / Median(seconds[1]);
       char shape[32];
       std::snprintf(shape, sizeof(shape), "%lldx%lldx%lld", (long long)m,
                     (long long)n, (long long)k);
-      std::printf("%-16s %7d %12.1f %12.1f %7.2f\n", shape, threads, fp32, low,
-                  low / fp32);
+      std::printf("%-16s %7d %12.1f", shape, threads, fp32);
+      for (size_t p = 1; p < count; ++p) {
+        const double low = ops / Median(seconds[p]);
+        std::printf(" %14.1f %7.2f", low, low / fp32);
+      }
+      std::printf("\n");
     }
-    enc_gemm_packed_free(packed[0]);
-    enc_gemm_packed_free(packed[1]);
+    for (enc_packed_b* p : packed) enc_gemm_packed_free(p);
   }
   return 0;
+}
+
+inline int RunAgainstFp32(enc_precision precision, const char* name,
+                          const std::vector<std::vector<int64_t>>& shapes,
+                          int calls) {
+  return RunAgainstFp32({{name, precision, nullptr}}, shapes, calls);
 }
 
 }  // namespace enc_bench

@@ -13,6 +13,8 @@
 //                      AVX-512 lacks;
 //   AVX3_DL (VNNI)     vpdpbusd on x + 128 (u8) and w (s8), accumulated in
 //                      int32; the epilogue subtracts 128 * sum_k w;
+//   AVX3_DL with AMX   tdpbssd (s8 x s8) on 16-row tiles of X and 16 x 16
+//                      tiles of W (below: AmxInt8Format);
 //   scalar             plain int32 arithmetic.
 // Every one computes the exact int32 sum of x_q * w_q.
 //
@@ -34,6 +36,7 @@
 #include <cstring>
 #include <utility>
 
+#include "kernels/amx.h"
 #include "kernels/gemm_driver-inl.h"
 #include "kernels/gemm_epilogue-inl.h"
 #include "kernels/gemm_int8.h"
@@ -213,9 +216,40 @@ struct TileIo {
 // The panel rows ahead of the current one that are prefetched.
 constexpr int64_t kPrefetchGroups = 8;
 
+// Panel p of a tile from its int32 sums (rows [0, kTileRows) of the tile
+// as `acc`): Y = x_scale[r] * w_scale[c] * (acc - offset * w_sum[c]), added
+// to what the epilogue starts from (bias and residual without an
+// activation), then the epilogue.
+template <class Epi, size_t kTileRows>
+HWY_INLINE void FinishPanel(const TileIo& t, int64_t p, int32_t offset,
+                            const VI (&acc)[kTileRows][kVecs]) {
+  const D d;
+  const DI di;
+  const int64_t c0 = p * static_cast<int64_t>(kPanel);
+  TileView view;
+  view.y = t.y + c0;
+  view.ldy = t.ldy;
+  view.cols = p + 1 == t.panels ? t.last_cols : kPanel;
+  view.bias = t.bias ? t.bias + c0 : nullptr;
+  view.res = t.res ? t.res + c0 : nullptr;
+  view.ldr = t.ldr;
+  V out[kTileRows][kVecs];
+  Epi::template Init<kTileRows>(d, view, out);
+  for (size_t v = 0; v < kVecs; ++v) {
+    const V w_scale = hn::LoadU(d, t.w_scale + c0 + v * kLanes);
+    const VI w_offset =
+        hn::Mul(hn::Set(di, offset), hn::LoadU(di, t.w_sum + c0 + v * kLanes));
+    for (size_t r = 0; r < kTileRows; ++r) {
+      const V exact = hn::ConvertTo(d, hn::Sub(acc[r][v], w_offset));
+      out[r][v] = hn::MulAdd(hn::Mul(exact, w_scale), hn::Set(d, t.x_scale[r]),
+                             out[r][v]);
+    }
+  }
+  Epi::template Finish<kTileRows>(d, view, out);
+}
+
 template <class Epi, size_t kTileRows>
 HWY_NOINLINE void RowTile(const TileIo& t) {
-  const D d;
   const DI di;
   const int8_t* HWY_RESTRICT x[kTileRows];
   for (size_t r = 0; r < kTileRows; ++r) x[r] = t.x + r * t.ldx;
@@ -240,30 +274,7 @@ HWY_NOINLINE void RowTile(const TileIo& t) {
       }
     }
 
-    // Dequantize: Y = x_scale[r] * w_scale[c] * (acc - offset * w_sum[c]),
-    // added to what the epilogue starts from (bias and residual without an
-    // activation).
-    const int64_t c0 = p * static_cast<int64_t>(kPanel);
-    TileView view;
-    view.y = t.y + c0;
-    view.ldy = t.ldy;
-    view.cols = p + 1 == t.panels ? t.last_cols : kPanel;
-    view.bias = t.bias ? t.bias + c0 : nullptr;
-    view.res = t.res ? t.res + c0 : nullptr;
-    view.ldr = t.ldr;
-    V out[kTileRows][kVecs];
-    Epi::template Init<kTileRows>(d, view, out);
-    for (size_t v = 0; v < kVecs; ++v) {
-      const V w_scale = hn::LoadU(d, t.w_scale + c0 + v * kLanes);
-      const VI offset = hn::Mul(hn::Set(di, Product::kOffset),
-                                hn::LoadU(di, t.w_sum + c0 + v * kLanes));
-      for (size_t r = 0; r < kTileRows; ++r) {
-        const V exact = hn::ConvertTo(d, hn::Sub(acc[r][v], offset));
-        out[r][v] = hn::MulAdd(hn::Mul(exact, w_scale),
-                               hn::Set(d, t.x_scale[r]), out[r][v]);
-      }
-    }
-    Epi::template Finish<kTileRows>(d, view, out);
+    FinishPanel<Epi, kTileRows>(t, p, Product::kOffset, acc);
   }
 }
 
@@ -282,6 +293,11 @@ struct Int8Format {
 
   template <class Epi, size_t kTileRows>
   static void Tile(const Int8Args& a, const gemm_detail::TileJob& j) {
+    RowTile<Epi, kTileRows>(Io(a, j));
+  }
+
+  // The tile's view of a call and a job.
+  static TileIo Io(const Int8Args& a, const gemm_detail::TileJob& j) {
     const int64_t col0 = j.pc0 * static_cast<int64_t>(kPanel);
     const int64_t ldx = a.groups * kInt8Group;
     TileIo t;
@@ -301,19 +317,124 @@ struct Int8Format {
     t.bias = a.bias ? a.bias + col0 : nullptr;
     t.res = a.residual ? a.residual + j.m * a.ldr + col0 : nullptr;
     t.ldr = a.ldr;
-    RowTile<Epi, kTileRows>(t);
+    return t;
   }
 };
+
+#if HWY_TARGET == HWY_AVX3_DL
+// ---- AMX (kernels/amx.h) ---------------------------------------------------
+// The same panels with groups padded to whole tiles (16 groups, 64 K steps),
+// multiplied by tdpbssd: s8 x s8 straight from the quantized values, no
+// offset. A tile of Y is 16 rows x one panel (3 tiles of 16 columns): tmm0..2
+// accumulate, tmm3 holds 16 rows of X, tmm4..6 the panel's 3 W tiles of the
+// same K. The sums are exact int32, as every other target's.
+constexpr size_t kAmxRows = 16;
+constexpr size_t kAmxGroups = 16;  // groups per tile
+static_assert(kPanel == 48, "the AMX tile holds a panel as 3 tiles of 16");
+
+// The int32 sums of the 16 rows of X at x (ldx bytes apart) across one panel
+// at w, into acc [16][kPanel].
+HWY_NOINLINE void AmxPanelSums(const int8_t* x, int64_t ldx, const int8_t* w,
+                               int64_t groups, int32_t* acc) {
+  constexpr int64_t kGroupStride = kGroupBytes;  // one group of the panel
+  constexpr int64_t kLd = kPanel * sizeof(int32_t);
+  ENC_AMX_ZERO(0);
+  ENC_AMX_ZERO(1);
+  ENC_AMX_ZERO(2);
+  for (int64_t g = 0; g < groups; g += kAmxGroups) {
+    const int8_t* b = w + g * kGroupStride;
+    ENC_AMX_LOAD(3, x + g * kInt8Group, ldx);
+    ENC_AMX_LOAD(4, b, kGroupStride);
+    ENC_AMX_LOAD(5, b + 64, kGroupStride);
+    ENC_AMX_LOAD(6, b + 128, kGroupStride);
+    ENC_AMX_DPBSSD(0, 3, 4);
+    ENC_AMX_DPBSSD(1, 3, 5);
+    ENC_AMX_DPBSSD(2, 3, 6);
+  }
+  ENC_AMX_STORE(0, acc, kLd);
+  ENC_AMX_STORE(1, acc + 16, kLd);
+  ENC_AMX_STORE(2, acc + 32, kLd);
+}
+
+// Rows [kR0, kR0 + kR) of a tile from its sums in acc.
+template <class Epi, size_t kR0, size_t kR>
+HWY_INLINE void AmxFinishRows(const TileIo& tile, int64_t p,
+                              const int32_t* acc) {
+  if constexpr (kR > 0) {
+    const DI di;
+    VI sums[kR][kVecs];
+    for (size_t r = 0; r < kR; ++r) {
+      for (size_t v = 0; v < kVecs; ++v) {
+        sums[r][v] = hn::Load(di, acc + (kR0 + r) * kPanel + v * kLanes);
+      }
+    }
+    TileIo t = tile;
+    t.y += kR0 * t.ldy;
+    if (t.res) t.res += kR0 * t.ldr;
+    t.x_scale += kR0;
+    FinishPanel<Epi, kR>(t, p, 0, sums);
+  }
+}
+
+template <class Epi, size_t kTileRows>
+HWY_NOINLINE void AmxRowTile(const TileIo& t) {
+  static_assert(kTileRows <= kAmxRows, "a tile is 16 rows");
+  static const AmxTileConfig config = FullTiles();
+  AmxLoadConfig(config);
+  HWY_ALIGN int32_t acc[kAmxRows * kPanel];
+  // The epilogue in groups of at most 8 rows (as the register tile's).
+  constexpr size_t kFirst = kTileRows < 8 ? kTileRows : 8;
+  for (int64_t p = 0; p < t.panels; ++p) {
+    AmxPanelSums(t.x, t.ldx, t.w + p * t.w_stride, t.groups, acc);
+    AmxFinishRows<Epi, 0, kFirst>(t, p, acc);
+    AmxFinishRows<Epi, kFirst, kTileRows - kFirst>(t, p, acc);
+  }
+}
+
+// The AMX int8 format: the int8 format's call and panels, 16-row tiles, X
+// read as s8 alone (1 byte per K step), K in whole tiles.
+struct AmxInt8Format : Int8Format {
+  template <class Shape>
+  static constexpr size_t kRows = kAmxRows;
+  static constexpr int64_t kXBytes = 1;
+  static constexpr int64_t kKStep = kAmxGroups * kInt8Group;
+
+  template <class Epi, size_t kTileRows>
+  static void Tile(const Int8Args& a, const gemm_detail::TileJob& j) {
+    AmxRowTile<Epi, kTileRows>(Io(a, j));
+  }
+};
+#endif  // HWY_TARGET == HWY_AVX3_DL
 
 }  // namespace gemm_int8
 
 // This target's int8 GEMM and the packed layout it reads.
 Int8Kernel GetInt8Kernel() {
   return Int8Kernel{
-      HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
-      static_cast<int64_t>(gemm_int8::kRows),
-      &gemm_detail::RunWithActivation<gemm_int8::Int8Format,
-                                      gemm_detail::BiasActResidual>};
+      {HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
+       static_cast<int64_t>(gemm_int8::kRows),
+       &gemm_detail::RunWithActivation<gemm_int8::Int8Format,
+                                       gemm_detail::BiasActResidual>},
+      1,
+      0,
+      gemm_int8::Product::kOffset == 0};
+}
+
+// This target's AMX int8 GEMM: AVX3_DL only; elsewhere a kernel whose block
+// is null (gemm_int8.cc then takes GetInt8Kernel's).
+Int8Kernel GetAmxInt8Kernel() {
+#if HWY_TARGET == HWY_AVX3_DL
+  return Int8Kernel{
+      {HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
+       static_cast<int64_t>(gemm_int8::kAmxRows),
+       &gemm_detail::RunWithActivation<gemm_int8::AmxInt8Format,
+                                       gemm_detail::BiasActResidual>},
+      static_cast<int64_t>(gemm_int8::kAmxGroups),
+      static_cast<int64_t>(gemm_int8::kAmxRows) - 1,
+      false};
+#else
+  return Int8Kernel{};
+#endif
 }
 
 // Rows [r0, r1) of X [.., k] (row stride ldx) quantized to s8, each with its

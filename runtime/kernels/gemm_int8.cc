@@ -32,9 +32,16 @@
 
 namespace enc {
 ENC_EXPORT(GetInt8Kernel);
+ENC_EXPORT(GetAmxInt8Kernel);
 ENC_EXPORT(QuantizeRows);
 
-Int8Kernel ChooseInt8Kernel() { return ENC_DYNAMIC_DISPATCH(GetInt8Kernel)(); }
+Int8Kernel ChooseInt8Kernel() {
+  if (SupportedAmx() & kAmxInt8) {
+    const Int8Kernel amx = ENC_DYNAMIC_DISPATCH(GetAmxInt8Kernel)();
+    if (amx.block != nullptr) return amx;
+  }
+  return ENC_DYNAMIC_DISPATCH(GetInt8Kernel)();
+}
 
 namespace {
 
@@ -147,7 +154,9 @@ enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
   const Int8Kernel kernel = ChooseInt8Kernel();
   const int64_t width = kernel.panel, n = w.n, k = w.k;
   const int64_t panels = (n + width - 1) / width;
-  const int64_t groups = (k + kInt8Group - 1) / kInt8Group;
+  const int64_t multiple = kernel.group_multiple;
+  const int64_t groups =
+      ((k + kInt8Group - 1) / kInt8Group + multiple - 1) / multiple * multiple;
   if (groups > (int64_t{1} << 40) / (panels * width * kInt8Group)) {
     return Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
                 static_cast<long long>(n), static_cast<long long>(k));
@@ -216,11 +225,15 @@ enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
   static thread_local QuantizedX quantized;
   const Int8Panels& q = w->int8;
   const int64_t ldq = q.groups * kInt8Group;
-  if (!quantized.Reserve(m, ldq)) {
-    return Fail(ENC_ERR_NOMEM,
-                "enc_gemm: cannot allocate %lld bytes for the quantized x",
-                static_cast<long long>(m * (2 * ldq + int64_t{sizeof(float)})));
+  const int64_t rows = m + q.kernel.pad_rows;
+  if (!quantized.Reserve(rows, ldq)) {
+    return Fail(
+        ENC_ERR_NOMEM,
+        "enc_gemm: cannot allocate %lld bytes for the quantized x",
+        static_cast<long long>(rows * (2 * ldq + int64_t{sizeof(float)})));
   }
+  std::memset(quantized.rows() + m * ldq, 0,
+              static_cast<size_t>(q.kernel.pad_rows * ldq));
   // The quantization is a small fraction of the product: rows in blocks of
   // 16 on the pool.
   QuantizeArgs qa{x,
@@ -229,7 +242,7 @@ enc_status GemmInt8(int64_t m, const float* x, int64_t ldx,
                   quantized.rows(),
                   ldq,
                   quantized.scales(),
-                  quantized.abs_offset()};
+                  q.kernel.needs_abs ? quantized.abs_offset() : 0};
   enc_parallel_for(m, 16, &QuantizeTask, &qa);
   const Int8Args args{{bias, act, residual, ldr, y, ldy},
                       m,

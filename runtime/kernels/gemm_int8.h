@@ -39,9 +39,17 @@ struct Int8Args : GemmOutputArgs {
 
 // The int8 GEMM of one Highway target and the layout it reads.
 using Int8BlockFn = FormatBlockFn<Int8Args>;
-using Int8Kernel = FormatKernel<Int8Args>;
+struct Int8Kernel : FormatKernel<Int8Args> {
+  // The packed groups are a multiple of it (AMX: 16, the K of one tile).
+  int64_t group_multiple;
+  // Rows of quantized X past m that the tile reads (AMX: a tile is 16 rows,
+  // whatever the rows it computes); they are zero.
+  int64_t pad_rows;
+  bool needs_abs;  // the tile reads |x| (at abs_offset)
+};
 
-// The kernel of the target ENC_DYNAMIC_DISPATCH chooses now (gemm_int8.cc).
+// The kernel of the target ENC_DYNAMIC_DISPATCH chooses now, on AMX's tiles
+// where SupportedAmx() has the int8 unit (gemm_int8.cc).
 Int8Kernel ChooseInt8Kernel();
 
 // Packed int8 W. Panel p holds output columns [p * panel, (p + 1) * panel)
@@ -49,7 +57,8 @@ Int8Kernel ChooseInt8Kernel();
 // of W row (p * panel + j), columns [4 g, 4 g + 4), at
 // panels + p * groups * panel * 4 + (g * panel + j) * 4; zero past n and past
 // k. One 32-bit lane of a vector is one column's group, as the instructions
-// consume it.
+// consume it; for AMX, 16 groups of 16 columns (64 bytes each, panel * 4
+// apart) are one W tile, and groups is a multiple of 16.
 struct Int8Panels {
   Int8Kernel kernel;
   void* block;  // the one allocation (std::free): panels, scales, sums

@@ -7,6 +7,10 @@
 #if HWY_ARCH_X86
 #include <cpuid.h>
 #endif
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace enc {
 namespace {
@@ -67,6 +71,31 @@ int64_t DetectX86() {
   if (avx3_dl && zmm) targets |= HWY_AVX3_DL;
   return targets;
 }
+
+// AMX: CPUID.7.0:EDX AMX-TILE (24) with AMX-INT8 (25) / AMX-BF16 (22); the
+// OS saves the tile state (XCR0 bits 17 XTILECFG and 18 XTILEDATA); and,
+// as Linux requires before a first tile instruction, the process's
+// permission to use tile data (arch_prctl ARCH_REQ_XCOMP_PERM).
+[[maybe_unused]] int DetectAmx() {
+  const uint32_t max_leaf = Cpuid(0, 0).a;
+  if (max_leaf < 7) return 0;
+  const Regs l1 = Cpuid(1, 0), l7 = Cpuid(7, 0);
+  if (!Has(l7.d, 24) || !Has(l1.c, 27)) return 0;
+  const uint32_t xcr0 = ReadXcr0();
+  if (!Has(xcr0, 17) || !Has(xcr0, 18)) return 0;
+#if defined(__linux__)
+  constexpr long kArchReqXcompPerm = 0x1023, kXfeatureXtiledata = 18;
+  if (syscall(SYS_arch_prctl, kArchReqXcompPerm, kXfeatureXtiledata) != 0) {
+    return 0;
+  }
+#else
+  return 0;  // no known way to ask for the tile state
+#endif
+  int units = 0;
+  if (Has(l7.d, 25)) units |= kAmxInt8;
+  if (Has(l7.d, 22)) units |= kAmxBf16;
+  return units;
+}
 #endif  // HWY_ARCH_X86
 
 int64_t Detect() {
@@ -85,8 +114,33 @@ int64_t Detect() {
 std::atomic<int64_t> g_disabled{0};
 std::atomic<int64_t> g_mock{0};
 std::atomic<int64_t> g_chosen{0};
+std::atomic<bool> g_amx_disabled{false};
+std::atomic<int> g_amx_mock{-1};
 
 }  // namespace
+
+int CpuAmx() {
+#if defined(ENC_AMX_EMULATE)
+  return kAmxInt8;  // kernels/amx.h: the instructions in software
+#elif HWY_ARCH_X86
+  static const int units = DetectAmx();  // thread-safe, once
+  return units;
+#else
+  return 0;
+#endif
+}
+
+int SupportedAmx() {
+  // The tiles are compiled in the AVX3_DL target: AMX goes with it.
+  if ((SupportedTargets() & HWY_AVX3_DL) == 0) return 0;
+  const int mock = g_amx_mock.load(std::memory_order_relaxed);
+  if (mock >= 0) return mock & CpuAmx();
+  return g_amx_disabled.load(std::memory_order_relaxed) ? 0 : CpuAmx();
+}
+
+void DisableAmx() { g_amx_disabled.store(true); }
+
+void SetAmxForTest(int units) { g_amx_mock.store(units); }
 
 int64_t CpuTargets() {
   static const int64_t targets = Detect();  // thread-safe, once

@@ -39,6 +39,27 @@ void DisableTargets(int64_t targets);
 // (0: the CPU's own again). Not for concurrent use with kernel calls.
 void SetSupportedTargetsForTest(int64_t targets);
 
+// AMX, which is not a Highway target (Highway has no AMX): the GEMM formats
+// that use its tiles are compiled in the AVX3_DL target with the
+// instructions' own encodings. Units, as bits:
+enum AmxUnit : int { kAmxInt8 = 1, kAmxBf16 = 2 };
+
+// The AMX units this CPU and its OS run, once the process has been granted
+// the tile state (arch_prctl, asked on the first call); 0 if any of it fails.
+int CpuAmx();
+
+// The units the kernels use now: CpuAmx() (or the mock of SetAmxForTest),
+// unless DisableAmx was called, and only while AVX3_DL is the best
+// supported target.
+int SupportedAmx();
+
+// Subsequent packs use no AMX (ENC_TARGET naming a Highway target).
+void DisableAmx();
+
+// Tests: `units` (bits, at most CpuAmx()) instead of the CPU's own; -1
+// restores the CPU's own.
+void SetAmxForTest(int units);
+
 // SupportedTargets() in Highway's ChosenTarget layout (the bit of the best
 // target lowest, HWY_CHOSEN_TARGET_MASK_SCALAR always set).
 int64_t ChosenTargetMask();

@@ -33,9 +33,9 @@ struct NamedTarget {
 
 // The names ENC_TARGET accepts, best first.
 constexpr NamedTarget kTargets[] = {
-    {"avx3_dl", HWY_AVX3_DL}, {"avx3", HWY_AVX3}, {"avx512", HWY_AVX3},
-    {"avx2", HWY_AVX2},       {"sse4", HWY_SSE4}, {"ssse3", HWY_SSSE3},
-    {"scalar", HWY_SCALAR},
+    {"amx", HWY_AVX3_DL}, {"avx3_dl", HWY_AVX3_DL}, {"avx3", HWY_AVX3},
+    {"avx512", HWY_AVX3}, {"avx2", HWY_AVX2},       {"sse4", HWY_SSE4},
+    {"ssse3", HWY_SSSE3}, {"scalar", HWY_SCALAR},
 };
 
 struct CapResult {
@@ -55,6 +55,8 @@ CapResult ReadAndApplyCap() {
     if (name == t.name) {
       // Better targets have lower bits: disable every bit below this one.
       DisableTargets(t.target - 1);
+      // AMX sits above every Highway target (src/dispatch.h).
+      if (name != "amx") DisableAmx();
       return result;
     }
   }
@@ -70,7 +72,7 @@ enc_status ApplyTargetCap() {
   if (result.ok) return ENC_OK;
   return Fail(
       ENC_ERR_INPUT,
-      "ENC_TARGET=%s is not a target name (avx3_dl, avx3, avx512, avx2, "
+      "ENC_TARGET=%s is not a target name (amx, avx3_dl, avx3, avx512, avx2, "
       "sse4, ssse3, scalar)",
       result.value.c_str());
 }

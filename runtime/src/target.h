@@ -1,7 +1,8 @@
 // The Highway target the kernels dispatch to, and ENC_TARGET, which caps it.
 //
-// ENC_TARGET=avx2 (or avx3, avx512, sse4, ssse3, scalar; any case) disables
-// every compiled target better than the one named, so that the AVX2 kernels
+// ENC_TARGET=avx2 (or amx, avx3_dl, avx3, avx512, sse4, ssse3, scalar; any
+// case) disables every compiled target better than the one named, AMX's tiles
+// (src/dispatch.h) unless it names amx, so that the AVX2 kernels
 // can be run and measured on an AVX-512 machine. It is read once per process,
 // before the first weight is packed (a packed weight keeps the layout and the
 // GEMM kernel of the target that packed it, see kernels/gemm.h). A target the

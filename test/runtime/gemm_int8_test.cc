@@ -84,10 +84,37 @@ struct Reference {
   }
 };
 
+// The parameter of the AMX path (AVX3_DL with the int8 tiles): not a Highway
+// target, which are single bits.
+constexpr int64_t kAmx = -1;
+
+// Each Highway target alone, without AMX; kAmx: AVX3_DL with AMX, where
+// the CPU, the OS and the process's permission allow it (else skipped).
 class GemmInt8Test : public ::testing::TestWithParam<int64_t> {
  protected:
-  void SetUp() override { enc::SetSupportedTargetsForTest(GetParam()); }
-  void TearDown() override { enc::SetSupportedTargetsForTest(0); }
+  void SetUp() override {
+    if (GetParam() == kAmx) {
+      if ((enc::CpuAmx() & enc::kAmxInt8) == 0 ||
+          (enc::CpuTargets() & HWY_AVX3_DL) == 0) {
+        GTEST_SKIP() << "no AMX-INT8 here";
+      }
+      enc::SetSupportedTargetsForTest(HWY_AVX3_DL);
+      enc::SetAmxForTest(enc::kAmxInt8);
+      ASSERT_EQ(enc::SupportedAmx(), enc::kAmxInt8);
+    } else {
+      enc::SetSupportedTargetsForTest(GetParam());
+      enc::SetAmxForTest(0);
+    }
+  }
+  void TearDown() override {
+    enc::SetSupportedTargetsForTest(0);
+    enc::SetAmxForTest(-1);
+  }
+  // The groups of 4 K steps a packed matrix of k columns holds.
+  static int64_t Groups(int64_t k) {
+    const int64_t multiple = GetParam() == kAmx ? 16 : 1;
+    return ((k + 3) / 4 + multiple - 1) / multiple * multiple;
+  }
 };
 
 // Every epilogue (bias or not, each activation, residual or not) on one
@@ -176,12 +203,20 @@ TEST_P(GemmInt8Test, ShapesAndEpilogues) {
       {37, 100, 130},
       {64, 200, 257},
       {130, 70, 768},
-      {6, 33, 3001}};
+      {6, 33, 3001},
+      // Around AMX's tiles (16 rows, 64 K steps, a panel of 3 x 16
+      // columns): M and K one below, at and one above.
+      {15, 48, 63},
+      {16, 49, 64},
+      {17, 95, 65},
+      {31, 144, 128},
+      {33, 145, 129}};
   uint32_t seed = 1;
   for (const auto& s : shapes) {
     SCOPED_TRACE(::testing::Message()
                  << "shape " << s[0] << "x" << s[1] << "x" << s[2]);
-    CheckShape(GetParam(), s[0], s[1], s[2], seed++);
+    CheckShape(GetParam() == kAmx ? HWY_AVX3_DL : GetParam(), s[0], s[1], s[2],
+               seed++);
   }
 }
 
@@ -199,7 +234,8 @@ TEST_P(GemmInt8Test, PackedLayout) {
     const int64_t width = q.kernel.panel;
     ASSERT_GE(width, 1);
     EXPECT_EQ(packed->panels, (n + width - 1) / width);
-    EXPECT_EQ(q.groups, (k + 3) / 4);
+    EXPECT_EQ(q.groups, Groups(k));
+    EXPECT_EQ(q.kernel.group_multiple, GetParam() == kAmx ? 16 : 1);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(q.panels) % 64, 0u);
     for (int64_t col = 0; col < packed->panels * width; ++col) {
       const int64_t p = col / width, j = col % width;
@@ -293,12 +329,50 @@ TEST_P(GemmInt8Test, ZeroRowsAndNonFiniteInput) {
 }
 
 std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {
-  return hwy::TargetName(info.param);
+  return info.param == kAmx ? "AMX" : hwy::TargetName(info.param);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTargets, GemmInt8Test,
-    ::testing::ValuesIn(hwy::SupportedAndGeneratedTargets()), TargetParamName);
+// Highway's list holds the targets this file compiled, which lack AVX3_DL
+// (VNNI): only gemm_int8.cc compiles it, so it is added where the CPU runs it.
+std::vector<int64_t> TargetsAndAmx() {
+  std::vector<int64_t> targets = {kAmx};
+  if (enc::CpuTargets() & HWY_AVX3_DL) targets.push_back(HWY_AVX3_DL);
+  for (int64_t t : hwy::SupportedAndGeneratedTargets()) targets.push_back(t);
+  return targets;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTargets, GemmInt8Test,
+                         ::testing::ValuesIn(TargetsAndAmx()), TargetParamName);
+
+// AMX computes the int32 sums exactly, as VNNI does, and shares its
+// epilogue: the two paths give the same bits.
+TEST(GemmInt8Amx, SameBitsAsVnni) {
+  if ((enc::CpuAmx() & enc::kAmxInt8) == 0 ||
+      (enc::CpuTargets() & HWY_AVX3_DL) == 0) {
+    GTEST_SKIP() << "no AMX-INT8 here";
+  }
+  const int64_t m = 77, n = 200, k = 300;
+  std::mt19937 rng(21);
+  const std::vector<float> x = Random(m * k, rng), w = Random(n * k, rng);
+  const std::vector<float> bias = Random(n, rng);
+  enc::SetSupportedTargetsForTest(HWY_AVX3_DL);
+  std::vector<float> y[2];
+  for (int amx = 0; amx < 2; ++amx) {
+    enc::SetAmxForTest(amx ? enc::kAmxInt8 : 0);
+    Packed packed = PackInt8(w, n, k);
+    ASSERT_TRUE(packed);
+    EXPECT_EQ(packed->int8.kernel.group_multiple, amx ? 16 : 1);
+    y[amx].assign(m * n, 0.0f);
+    ASSERT_EQ(enc_gemm(m, x.data(), k, packed.get(), bias.data(), ENC_ACT_GELU,
+                       nullptr, 0, y[amx].data(), n),
+              ENC_OK)
+        << enc_last_error();
+  }
+  enc::SetAmxForTest(-1);
+  enc::SetSupportedTargetsForTest(0);
+  EXPECT_EQ(std::memcmp(y[0].data(), y[1].data(), y[0].size() * sizeof(float)),
+            0);
+}
 
 // Weights that int8 cannot scale, and a precision that is not one.
 TEST(GemmInt8Validation, Pack) {

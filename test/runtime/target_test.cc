@@ -16,6 +16,7 @@
 
 #include "enc/kernels/gemm.h"
 #include "kernels/gemm.h"
+#include "src/dispatch.h"
 #include "src/target.h"
 
 extern char** environ;
@@ -49,6 +50,10 @@ int RunChild(const char* check, const char* value) {
 
 TEST(Target, CapAtAvx2) { EXPECT_EQ(RunChild("avx2", "avx2"), 0); }
 TEST(Target, CapAtSse4) { EXPECT_EQ(RunChild("sse4", "SSE4"), 0); }
+// avx3_dl keeps AMX's tiles off; amx (or no ENC_TARGET) keeps them on where
+// the CPU has them: int8 packs on the tiles exactly then.
+TEST(Target, Avx3DlTurnsAmxOff) { EXPECT_EQ(RunChild("no_amx", "avx3_dl"), 0); }
+TEST(Target, AmxKeepsAmx) { EXPECT_EQ(RunChild("amx", "AMX"), 0); }
 TEST(Target, UnknownNameFailsThePacking) {
   EXPECT_EQ(RunChild("unknown", "avx9"), 0);
 }
@@ -103,6 +108,25 @@ void CheckCappedAt(int64_t want, bool cpu_has_it) {
   Check(enc::DispatchTarget() == got, "the cap did not hold");
 }
 
+// Whether an int8 matrix packs on AMX's tiles (16-group K) under the cap,
+// as `want_amx` says.
+void CheckAmx(bool want_amx) {
+  Check(enc::ApplyTargetCap() == ENC_OK, enc_last_error());
+  const float w[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  const float* part = w;
+  const int64_t rows = 1;
+  enc_packed_b* p = nullptr;
+  if (enc_gemm_pack_parts_as(ENC_PRECISION_INT8, 1, &part, &rows, 4, &p) !=
+      ENC_OK) {
+    Check(false, std::string("pack: ") + enc_last_error());
+    return;
+  }
+  Check((p->int8.kernel.group_multiple == 16) == want_amx,
+        "packed on AMX: " + std::to_string(p->int8.kernel.group_multiple));
+  Check((enc::SupportedAmx() != 0) == want_amx, "SupportedAmx");
+  enc_gemm_packed_free(p);
+}
+
 void CheckUnknownName() {
   const float w[1] = {1.0f};
   enc_packed_b* p = reinterpret_cast<enc_packed_b*>(&failures);
@@ -126,6 +150,11 @@ const bool kChildRan = [] {
                                 __builtin_cpu_supports("fma"));
   } else if (c == "sse4") {
     CheckCappedAt(HWY_SSE4, __builtin_cpu_supports("sse4.2"));
+  } else if (c == "no_amx") {
+    CheckAmx(false);
+  } else if (c == "amx") {
+    CheckAmx((enc::CpuAmx() & enc::kAmxInt8) != 0 &&
+             (enc::CpuTargets() & HWY_AVX3_DL) != 0);
   } else if (c == "unknown") {
     CheckUnknownName();
   } else {

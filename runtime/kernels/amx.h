@@ -1,0 +1,125 @@
+// AMX tile instructions as inline assembly. Highway has no AMX, and the
+// compilers' intrinsics need target attributes that Highway's targets lack;
+// the encodings need only the assembler. The GEMM formats that use the tiles
+// are compiled in the AVX3_DL target and chosen at pack time when
+// SupportedAmx() (src/dispatch.h) says the CPU, the OS and the process's
+// permission allow them.
+//
+// Tile numbers are immediates: the macros take them as literals (0..7).
+// Only the full tile configuration (FullTiles) is used, and emulated.
+#ifndef ENC_RUNTIME_KERNELS_AMX_H_
+#define ENC_RUNTIME_KERNELS_AMX_H_
+
+#include <cstdint>
+
+namespace enc {
+
+// The operand of ldtilecfg (palette 1): rows and bytes per row of each of
+// the 8 tile registers (entries 8..15 are reserved, zero).
+struct alignas(64) AmxTileConfig {
+  uint8_t palette = 1;
+  uint8_t start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t colsb[16] = {};
+  uint8_t rows[16] = {};
+};
+
+// Every tile register as 16 rows of 64 bytes, the full tile: what the GEMM
+// tiles use for accumulators (16 x 16 int32 or fp32), X (16 rows x 64
+// bytes of K) and W (16 K groups x 16 columns x 4 bytes).
+inline AmxTileConfig FullTiles() {
+  AmxTileConfig c;
+  for (int t = 0; t < 8; ++t) {
+    c.colsb[t] = 64;
+    c.rows[t] = 16;
+  }
+  return c;
+}
+
+// Loads the configuration on the calling thread. The configuration is
+// per thread and any library in the process may change it, so a kernel
+// loads its own at the start of each call rather than once per thread.
+inline void AmxLoadConfig(const AmxTileConfig& c) {
+#ifndef ENC_AMX_EMULATE
+  asm volatile("ldtilecfg %0" ::"m"(c));
+#else
+  (void)c;  // the emulation's tiles are always full
+#endif
+}
+
+}  // namespace enc
+
+#ifndef ENC_AMX_EMULATE
+// tmm[tile] = 16 rows of 64 bytes at base, `stride` bytes apart.
+#define ENC_AMX_LOAD(tile, base, stride)                 \
+  asm volatile("tileloadd (%0,%1,1), %%tmm" #tile ::"r"( \
+                   static_cast<const void*>(base)),      \
+               "r"(static_cast<long>(stride))            \
+               : "memory")
+// The 16 rows of tmm[tile] to base, `stride` bytes apart.
+#define ENC_AMX_STORE(tile, base, stride)                     \
+  asm volatile("tilestored %%tmm" #tile                       \
+               ", (%0,%1,1)" ::"r"(static_cast<void*>(base)), \
+               "r"(static_cast<long>(stride))                 \
+               : "memory")
+#define ENC_AMX_ZERO(tile) asm volatile("tilezero %%tmm" #tile ::)
+// tmm[c] (16 x 16 int32) += tmm[a] (16 rows x 64 s8) . tmm[b] (16 groups x
+// 16 columns x 4 s8): c[m][n] += sum over g, i of a[m][4g + i] b[g][4n + i].
+#define ENC_AMX_DPBSSD(c, a, b) \
+  asm volatile("tdpbssd %%tmm" #b ", %%tmm" #a ", %%tmm" #c ::)
+
+#else  // ENC_AMX_EMULATE
+// The instructions in software, as Intel's manual defines them, on tile
+// registers of the calling thread: the tests of a runtime built with
+// ENC_AMX_EMULATE run the AMX formats' tiling, strides and epilogues on a
+// CPU without AMX (test/runtime/CMakeLists.txt).
+#include <cstring>
+
+namespace enc {
+namespace amx_emulation {
+
+struct Tile {
+  alignas(64) uint8_t bytes[16][64];
+};
+inline thread_local Tile tmm[8];
+
+inline void Load(int t, const void* base, long stride) {
+  for (int r = 0; r < 16; ++r) {
+    std::memcpy(tmm[t].bytes[r], static_cast<const char*>(base) + r * stride,
+                64);
+  }
+}
+inline void Store(int t, void* base, long stride) {
+  for (int r = 0; r < 16; ++r) {
+    std::memcpy(static_cast<char*>(base) + r * stride, tmm[t].bytes[r], 64);
+  }
+}
+inline void Zero(int t) { std::memset(&tmm[t], 0, sizeof(Tile)); }
+inline void Dpbssd(int c, int a, int b) {
+  for (int m = 0; m < 16; ++m) {
+    for (int n = 0; n < 16; ++n) {
+      int32_t sum;
+      std::memcpy(&sum, &tmm[c].bytes[m][4 * n], 4);
+      for (int g = 0; g < 16; ++g) {
+        for (int i = 0; i < 4; ++i) {
+          sum += int32_t{static_cast<int8_t>(tmm[a].bytes[m][4 * g + i])} *
+                 int32_t{static_cast<int8_t>(tmm[b].bytes[g][4 * n + i])};
+        }
+      }
+      std::memcpy(&tmm[c].bytes[m][4 * n], &sum, 4);
+    }
+  }
+}
+
+}  // namespace amx_emulation
+}  // namespace enc
+
+#define ENC_AMX_LOAD(tile, base, stride) \
+  ::enc::amx_emulation::Load(tile, base, static_cast<long>(stride))
+#define ENC_AMX_STORE(tile, base, stride) \
+  ::enc::amx_emulation::Store(tile, base, static_cast<long>(stride))
+#define ENC_AMX_ZERO(tile) ::enc::amx_emulation::Zero(tile)
+#define ENC_AMX_DPBSSD(c, a, b) ::enc::amx_emulation::Dpbssd(c, a, b)
+#endif  // ENC_AMX_EMULATE
+
+#endif  // ENC_RUNTIME_KERNELS_AMX_H_
