@@ -165,18 +165,8 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
     first_row[b] = row;
     row += lengths != nullptr ? lengths[b] : seq_len;
   }
-  enc::AttentionArgs a;
-  a.first_row = first_row.data();
-  a.p = *params;
-  a.batch = batch;
-  a.seq_len = seq_len;
-  a.lengths = lengths;
-  a.q = q;
-  a.k = k;
-  a.v = v;
-  a.ld_in = ld_in;
-  a.out = out;
-  a.ld_out = ld_out;
+  enc::AttentionArgs a{*params, batch, seq_len, lengths, first_row.data(), q, k,
+                       v,       ld_in, out,     ld_out};
   enc::RunAttention(a);
   if (a.out_of_memory.load()) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch", fn);

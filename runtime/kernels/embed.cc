@@ -90,20 +90,9 @@ extern "C" enc_status enc_embed_tokens(
     }
   }
   if (batch == 0) return ENC_OK;
-  enc::EmbedArgs a{};
-  a.batch = batch;
-  a.seq_len = seq_len;
-  a.ids = ids;
-  a.types = types;
-  a.lengths = lengths;
-  a.tok_table = tok_table;
-  a.scale = scale;
-  a.type_table = type_table;
-  a.pos_table = pos_table;
-  a.d = d;
-  a.out = out;
-  a.ld_out = ld_out;
-  enc::RunEmbed(a);
+  enc::RunEmbed({batch, seq_len, ids, types, lengths, tok_table, scale,
+                 type_table, /*in=*/nullptr, /*ld_in=*/0, pos_table, d, out,
+                 ld_out});
   return ENC_OK;
 }
 
@@ -127,17 +116,9 @@ extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
     return Fail(ENC_ERR_INPUT, "%s: in-place needs ld_in == ld_out", fn);
   }
   if (batch == 0) return ENC_OK;
-  enc::EmbedArgs a{};
-  a.batch = batch;
-  a.seq_len = seq_len;
-  a.in = in;
-  a.ld_in = ld_in;
-  a.lengths = lengths;
-  a.pos_table = pos_table;
-  a.d = d;
-  a.out = out;
-  a.ld_out = ld_out;
-  enc::RunEmbed(a);
+  enc::RunEmbed({batch, seq_len, /*ids=*/nullptr, /*types=*/nullptr, lengths,
+                 /*tok_table=*/nullptr, /*scale=*/1.0f, /*type_table=*/nullptr,
+                 in, ld_in, pos_table, d, out, ld_out});
   return ENC_OK;
 }
 #endif  // HWY_ONCE

@@ -13,8 +13,11 @@
 // Dot kernel (AVX-512 targets, on CPUs with AVX512_BF16, checked at run time):
 // vdpbf16ps multiplies bf16 pairs and adds both products to an fp32 lane, so
 // the same packed pairs are used as they are and X is rounded to bf16 pairs
-// (round to nearest even) once per row tile and K block. Twice the products
-// per instruction; X loses its low 16 mantissa bits.
+// (round to nearest even, RoundRowsBf16) once per call, on the thread pool.
+// Twice the products per instruction; X loses its low 16 mantissa bits.
+// (Rounding X inside each row tile, once per tile and K block in scalar
+// code, cost as much as the products: the dot kernel ran at fp32's speed
+// on one thread and at 0.6x of it on two.)
 
 #if defined(ENC_KERNELS_GEMM_BF16_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_GEMM_BF16_INL_H_
@@ -67,14 +70,14 @@ using DU = hn::RebindToUnsigned<D>;
 // Pair rows (kPanel u32 each) prefetched ahead along a panel.
 constexpr int64_t kPrefetchPairs = 16;
 constexpr int64_t kLineWords = 64 / sizeof(uint32_t);
-// The dot kernel's X buffer: K blocks are at most 2 * kMaxDotPairs long.
-constexpr int64_t kMaxDotPairs = 512;
 
 // One call of a micro-kernel: a row tile across the panels of a chunk for
 // one K block [k0, k0 + kc), k0 even.
 struct TileIo {
   const float* x;  // X at (row 0 of the tile, k0)
   int64_t ldx;
+  const uint32_t* xb;  // the dot kernel's X pairs at (row 0, pair k0 / 2)
+  int64_t ldxb;
   const uint32_t* w;  // the chunk's first panel at pair k0 / 2
   int64_t w_stride;   // u32 from one panel to the next
   int64_t kc;
@@ -187,15 +190,8 @@ __attribute__((target(HWY_TARGET_STR ",avx512bf16"))) HWY_NOINLINE void
 RowTileDot(const TileIo& t) {
   const D d;
   const int64_t pairs = (t.kc + 1) / 2;
-  HWY_ALIGN uint32_t xb[kRows][kMaxDotPairs];
-  for (size_t r = 0; r < kRows; ++r) {
-    const float* xr = t.x + r * t.ldx;
-    for (int64_t q = 0; q < pairs; ++q) {
-      const uint32_t lo = Bf16Bits(xr[2 * q]);
-      const uint32_t hi = 2 * q + 1 < t.kc ? Bf16Bits(xr[2 * q + 1]) : 0u;
-      xb[r][q] = lo | hi << 16;
-    }
-  }
+  const uint32_t* HWY_RESTRICT xb[kRows];
+  for (size_t r = 0; r < kRows; ++r) xb[r] = t.xb + r * t.ldxb;
   for (int64_t p = 0; p < t.panels; ++p) {
     const TileView view = ViewOf(t, p);
     V acc[kRows][kVecs];
@@ -232,7 +228,7 @@ struct Bf16Format {
   template <class Shape>
   static constexpr size_t kRows = Shape::kMr;
   static constexpr int64_t kXBytes = sizeof(float), kWBytes = sizeof(uint16_t);
-  static constexpr int64_t kKStep = 2, kMaxKc = kDot ? 2 * kMaxDotPairs : 0;
+  static constexpr int64_t kKStep = 2, kMaxKc = 0;
   static constexpr bool kBlocksK = true, kFarPrefetch = false;
 
   template <class Epi, size_t kTileRows>
@@ -242,6 +238,8 @@ struct Bf16Format {
     TileIo t;
     t.x = a.x + j.m * a.ldx + j.k0;
     t.ldx = a.ldx;
+    t.xb = a.xb ? a.xb + j.m * a.ldxb + j.k0 / 2 : nullptr;
+    t.ldxb = a.ldxb;
     t.w_stride = kpairs * kP;
     t.w = a.w + j.pc0 * t.w_stride + j.k0 / 2 * kP;
     t.kc = j.kc;
@@ -284,6 +282,36 @@ Bf16Kernel GetBf16Kernel(bool widen_only) {
   (void)widen_only;
 #endif
   return k;
+}
+
+// Rows [r0, r1) of X [.., k] (row stride ldx) rounded to bf16 as Bf16Bits
+// rounds (to nearest even, a NaN stays a NaN), stored in pairs as W's are:
+// xb + r * ldxb, ldxb >= (k + 1) / 2 words, zero past an odd k.
+void RoundRowsBf16(const float* x, int64_t ldx, int64_t k, int64_t r0,
+                   int64_t r1, uint32_t* xb, int64_t ldxb) {
+  const hn::ScalableTag<uint32_t> du;
+  const hn::Rebind<uint16_t, decltype(du)> d16;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(du));
+  const auto one = hn::Set(du, 1u), bias = hn::Set(du, 0x7FFFu);
+  const auto abs_mask = hn::Set(du, 0x7FFFFFFFu);
+  const auto inf = hn::Set(du, 0x7F800000u), quiet = hn::Set(du, 0x40u);
+  for (int64_t r = r0; r < r1; ++r) {
+    const float* row = x + r * ldx;
+    auto* out = reinterpret_cast<uint16_t*>(xb + r * ldxb);
+    int64_t i = 0;
+    for (; i + lanes <= k; i += lanes) {
+      const auto u =
+          hn::BitCast(du, hn::LoadU(hn::ScalableTag<float>(), row + i));
+      const auto high = hn::ShiftRight<16>(u);
+      const auto rounded =
+          hn::ShiftRight<16>(hn::Add(u, hn::Add(bias, hn::And(high, one))));
+      const auto nan = hn::Gt(hn::And(u, abs_mask), inf);
+      const auto bits = hn::IfThenElse(nan, hn::Or(high, quiet), rounded);
+      hn::StoreU(hn::TruncateTo(d16, bits), d16, out + i);
+    }
+    for (; i < k; ++i) out[i] = Bf16Bits(row[i]);
+    for (; i < 2 * ldxb; ++i) out[i] = 0;
+  }
 }
 
 }  // namespace HWY_NAMESPACE

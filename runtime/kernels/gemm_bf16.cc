@@ -30,6 +30,7 @@
 
 namespace enc {
 ENC_EXPORT(GetBf16Kernel);
+ENC_EXPORT(RoundRowsBf16);
 
 namespace {
 
@@ -98,6 +99,11 @@ Bf16Kernel ChooseBf16Kernel() {
 
 void DisableBf16DotForTest(bool disable) { g_dot_disabled.store(disable); }
 
+void RoundRowsToBf16Pairs(const float* x, int64_t ldx, int64_t k, int64_t r0,
+                          int64_t r1, uint32_t* xb, int64_t ldxb) {
+  ENC_DYNAMIC_DISPATCH(RoundRowsBf16)(x, ldx, k, r0, r1, xb, ldxb);
+}
+
 enc_status PackBf16(int32_t num_parts, const float* const* parts,
                     const int64_t* rows, int64_t k, enc_packed_b** out) {
   const char* fn = "enc_gemm_pack";
@@ -153,8 +159,45 @@ enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
       b.kpairs != (w->k + 1) / 2) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a bf16 packed matrix");
   }
+  // The dot kernel's X in bf16 pairs, for this call: the calling thread's
+  // buffer, kept across calls (freed at exit), rows on the pool.
+  struct Buffer {
+    ~Buffer() { std::free(words); }
+    uint32_t* words = nullptr;
+    int64_t capacity = 0;
+  };
+  static thread_local Buffer xb;
+  const int64_t ldxb = b.kpairs;
+  if (b.kernel.dot && m * ldxb > xb.capacity) {
+    std::free(xb.words);
+    xb.capacity = 0;
+    xb.words = static_cast<uint32_t*>(
+        AllocLarge(static_cast<size_t>(m * ldxb) * sizeof(uint32_t)));
+    if (xb.words == nullptr) {
+      return Fail(ENC_ERR_NOMEM,
+                  "enc_gemm: cannot allocate %lld bytes for the bf16 x",
+                  static_cast<long long>(m * ldxb * 4));
+    }
+    xb.capacity = m * ldxb;
+  }
+  if (b.kernel.dot) {
+    struct Round {
+      const float* x;
+      int64_t ldx, k;
+      uint32_t* xb;
+      int64_t ldxb;
+    } round{x, ldx, w->k, xb.words, ldxb};
+    enc_parallel_for(
+        m, 16,
+        [](void* ctx, int64_t begin, int64_t end) {
+          const Round& a = *static_cast<const Round*>(ctx);
+          RoundRowsToBf16Pairs(a.x, a.ldx, a.k, begin, end, a.xb, a.ldxb);
+        },
+        &round);
+  }
   const Bf16Args args{
-      {bias, act, residual, ldr, y, ldy}, m, w->n, w->k, x, ldx, b.data};
+      {bias, act, residual, ldr, y, ldy}, m,   w->n, w->k, x, ldx, b.data,
+      b.kernel.dot ? xb.words : nullptr,  ldxb};
   RunFormat(args, static_cast<const FormatKernel<Bf16Args>&>(b.kernel), m, w->n,
             w->k, w->panels);
   return ENC_OK;

@@ -44,6 +44,10 @@ struct Bf16Args : GemmOutputArgs {
   const float* x;
   int64_t ldx;
   const uint32_t* w;  // packed pairs
+  // The dot kernel's X, rounded to bf16 pairs once per call (as W's pairs,
+  // zero past an odd k): ldxb words per row; null for the widening kernel.
+  const uint32_t* xb;
+  int64_t ldxb;
 };
 
 using Bf16BlockFn = FormatBlockFn<Bf16Args>;
@@ -64,6 +68,12 @@ struct Bf16Panels {
 // CPU with AVX512_BF16 while DisableBf16DotForTest(true) is in force.
 Bf16Kernel ChooseBf16Kernel();
 void DisableBf16DotForTest(bool disable);
+
+// Rows [r0, r1) of X rounded to bf16 pairs for the dot kernel (as Bf16Bits
+// rounds; xb + r * ldxb, zero past an odd k), on the target dispatch
+// chooses now.
+void RoundRowsToBf16Pairs(const float* x, int64_t ldx, int64_t k, int64_t r0,
+                          int64_t r1, uint32_t* xb, int64_t ldxb);
 
 // Packs the row concatenation of parts into a bf16 packed matrix (pack.cc
 // calls it for BF16).

@@ -98,6 +98,45 @@ class Bf16TargetTest : public ::testing::TestWithParam<int64_t> {
   }
 };
 
+// The dot kernel's X, rounded once per call on each target: the bits of
+// Bf16Bits for every element (halfway cases, NaN, infinities, denormals, the
+// largest floats), in pairs, zero past an odd k; rows outside [r0, r1) and
+// the words past the pairs untouched.
+TEST_P(Bf16TargetTest, RoundRowsAsBf16Bits) {
+  std::mt19937 rng(17);
+  for (int64_t k : {1, 2, 7, 16, 33, 100}) {
+    const int64_t rows = 5, ldx = k + 3, ldxb = (k + 1) / 2 + 2;
+    std::vector<float> x = Random(rows * ldx, rng, 10);
+    const float specials[] = {FromBits(0x3F808000u),
+                              FromBits(0x3F818000u),
+                              FromBits(0x7F800001u),
+                              NAN,
+                              INFINITY,
+                              -INFINITY,
+                              std::numeric_limits<float>::max(),
+                              std::numeric_limits<float>::denorm_min(),
+                              -0.0f};
+    for (size_t i = 0; i < x.size(); i += 3) x[i] = specials[i / 3 % 9];
+    std::vector<uint32_t> xb(rows * ldxb, 0xABCDABCDu);
+    enc::RoundRowsToBf16Pairs(x.data(), ldx, k, 1, rows - 1, xb.data(), ldxb);
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t q = 0; q < ldxb; ++q) {
+        uint32_t want = 0xABCDABCDu;
+        if (r >= 1 && r < rows - 1 && q < (k + 1) / 2) {
+          const uint32_t lo = enc::Bf16Bits(x[r * ldx + 2 * q]);
+          const uint32_t hi =
+              2 * q + 1 < k ? enc::Bf16Bits(x[r * ldx + 2 * q + 1]) : 0u;
+          want = lo | hi << 16;
+        } else if (r >= 1 && r < rows - 1) {
+          want = 0;  // the row's words past its pairs are zero
+        }
+        ASSERT_EQ(xb[r * ldxb + q], want)
+            << "k " << k << " row " << r << " pair " << q;
+      }
+    }
+  }
+}
+
 // One shape with every epilogue, element by element against the reference:
 // sum over k of w_bf16 * x (x_bf16 with `round_x`) in float64, within the
 // fp32 accumulation's error relative to sum |x||w|.
