@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libzstd-dev
   clang-19 libclang-rt-19-dev clang-format-19
-  libboost-dev nlohmann-json3-dev libhwy-dev
+  libboost-dev nlohmann-json3-dev libhwy-dev libutf8proc-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev libopenblas0-openmp
   python3 python3-numpy python3-torch python3-onnx
@@ -20,10 +20,18 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "bootstrap: all ${#packages[@]} packages present"
-  exit 0
+else
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "bootstrap: installing ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-echo "bootstrap: installing ${missing[*]}"
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# Hugging Face tokenizers (its Node binding, from the npm registry, at the
+# version of the lock file): the reference of test/tokenizer.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -d "$here/test/tokenizer/node/node_modules/tokenizers" ]; then
+  echo "bootstrap: npm ci in test/tokenizer/node"
+  (cd "$here/test/tokenizer/node" && npm ci --no-audit --no-fund --loglevel=error)
+fi

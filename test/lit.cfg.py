@@ -51,6 +51,7 @@ config.environment["ENC_LINK_LIBS"] = config.enc_link_libs
 config.environment["CXX"] = config.cxx
 config.environment["CC"] = config.cc
 config.substitutions.append(("%encc_build_dir", config.encc_obj_root))
+config.substitutions.append(("%bindir", os.path.join(config.encc_obj_root, "bin")))
 # The examples' demos (in bin/), built through enc_add_model (ENC_BUILD_EXAMPLES).
 if os.path.isdir(os.path.join(config.encc_obj_root, "examples")):
     config.available_features.add("examples")

@@ -1,0 +1,108 @@
+/* Text to token ids: the tokenizers of Hugging Face `tokenizer.json` files
+ * (and BERT `vocab.txt` files), in plain C (docs/tokenizers.md).
+ *
+ * A tokenizer is opened from a file, configured (truncation, padding), then
+ * used from any number of threads at once: encoding and decoding do not
+ * change it. Texts are UTF-8 bytes with a length; bytes that are not valid
+ * UTF-8 are ENC_ERR_INPUT naming the byte offset. Offsets are byte offsets
+ * into the text a token came from, as [begin, end) pairs.
+ *
+ * Implemented: the WordPiece model (BertNormalizer, BertPreTokenizer),
+ * added and special tokens, TemplateProcessing / BertProcessing /
+ * RobertaProcessing, truncation and padding. A file that asks for a piece
+ * not implemented yet (a BPE or Unigram model, another normalizer or
+ * pre-tokenizer) is refused naming it: never a different tokenization. */
+#ifndef ENC_TOKENIZER_H_
+#define ENC_TOKENIZER_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "enc/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct enc_tokenizer enc_tokenizer;
+typedef struct enc_encoding enc_encoding;
+
+/* Opens `path`: a tokenizer.json, or a BERT vocab.txt (one token per line;
+ * lowercasing as `do_lower_case` says in a tokenizer_config.json beside
+ * it, else on). ENC_ERR_IO if it cannot be read, ENC_ERR_FORMAT (with the
+ * reason, and where) if it is not a tokenizer this runtime implements. */
+enc_status enc_tokenizer_open(const char *path, enc_tokenizer **out);
+/* As enc_tokenizer_open for a vocab.txt, with lowercasing as given. */
+enc_status enc_tokenizer_open_vocab(const char *path, int lowercase,
+                                    enc_tokenizer **out);
+void enc_tokenizer_free(enc_tokenizer *tok); /* NULL is a no-op */
+
+typedef enum {
+  ENC_TRUNCATE_LONGEST_FIRST = 0,
+  ENC_TRUNCATE_ONLY_FIRST = 1,
+  ENC_TRUNCATE_ONLY_SECOND = 2
+} enc_truncation;
+
+/* Truncation to max_length tokens, special tokens included (max_length 0
+ * turns it off); the file's own setting until called. Not thread-safe:
+ * configure before sharing the tokenizer. */
+enc_status enc_tokenizer_set_truncation(enc_tokenizer *tok, int32_t max_length,
+                                        enc_truncation strategy);
+/* Padding of each encoding to `length` tokens (0: off) with the file's pad
+ * token (or [PAD] / <pad>); the file's own setting until called. */
+enc_status enc_tokenizer_set_padding(enc_tokenizer *tok, int32_t length);
+
+/* Encodes `text` (and `pair`, or NULL), with the special tokens of the
+ * post-processor when add_special_tokens is nonzero. */
+enc_status enc_tokenizer_encode(const enc_tokenizer *tok, const char *text,
+                                size_t text_len, const char *pair,
+                                size_t pair_len, int add_special_tokens,
+                                enc_encoding **out);
+void enc_encoding_free(enc_encoding *e); /* NULL is a no-op */
+int32_t enc_encoding_length(const enc_encoding *e);
+const int32_t *enc_encoding_ids(const enc_encoding *e);
+const int32_t *enc_encoding_type_ids(const enc_encoding *e);
+const int32_t *enc_encoding_attention_mask(const enc_encoding *e);
+/* Which input each token came from: 0 (text), 1 (pair) or -1 (special
+ * token or padding). */
+const int32_t *enc_encoding_sequence_ids(const enc_encoding *e);
+/* [length][2] byte offsets into the text (or pair) the token came from;
+ * (0, 0) for special tokens and padding. */
+const int64_t *enc_encoding_offsets(const enc_encoding *e);
+/* The token strings, as the vocabulary spells them (NUL-terminated). */
+const char *enc_encoding_token(const enc_encoding *e, int32_t i);
+
+/* Encodes `count` texts into the arrays of an enc_input (enc/runtime.h):
+ * tokens and token_types [count, *seq_len] row-major with *seq_len the
+ * longest encoding, lengths [count]; positions past a text's length hold
+ * the pad id. `capacity` is the elements tokens and token_types hold; when
+ * count * longest exceeds it nothing is written, *seq_len says the longest
+ * and the result is ENC_ERR_INPUT. */
+enc_status enc_tokenizer_encode_batch(const enc_tokenizer *tok, int32_t count,
+                                      const char *const *texts,
+                                      const size_t *lengths_in_bytes,
+                                      int64_t capacity, int32_t *tokens,
+                                      int32_t *token_types, int32_t *lengths,
+                                      int32_t *seq_len);
+
+/* The text of `ids` (special tokens dropped when skip_special_tokens), as
+ * the file's decoder joins them, into buf (capacity bytes, NUL-terminated);
+ * *needed is the bytes it takes with the NUL. ENC_ERR_INPUT for an id
+ * outside the vocabulary, or a buffer too small (then nothing is written). */
+enc_status enc_tokenizer_decode(const enc_tokenizer *tok, const int32_t *ids,
+                                int32_t count, int skip_special_tokens,
+                                char *buf, size_t capacity, size_t *needed);
+
+/* The id of a token (vocabulary or added), or -1. */
+int32_t enc_tokenizer_token_to_id(const enc_tokenizer *tok, const char *token,
+                                  size_t len);
+/* The token of an id (NUL-terminated), or NULL. */
+const char *enc_tokenizer_id_to_token(const enc_tokenizer *tok, int32_t id);
+/* Ids the tokenizer can produce: one past the largest. */
+int32_t enc_tokenizer_vocab_size(const enc_tokenizer *tok);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ENC_TOKENIZER_H_ */

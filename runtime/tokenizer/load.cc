@@ -1,0 +1,497 @@
+// Reading a tokenizer: Hugging Face's tokenizer.json, or a BERT vocab.txt
+// (with tokenizer_config.json's do_lower_case beside it). Everything the
+// file asks for is either implemented or refused naming the piece: a
+// tokenizer is never silently different from the file's.
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <sstream>
+#include <string>
+
+#include "src/status.h"
+#include "tokenizer/tokenizer.h"
+#include "tokenizer/unicode.h"
+
+namespace enc {
+namespace tok {
+namespace {
+
+using nlohmann::json;
+
+// Files beyond this are refused before parsing (the largest published
+// tokenizer.json files are a few tens of MB).
+constexpr int64_t kMaxFileBytes = int64_t{512} << 20;
+// JSON nested deeper than any tokenizer.json is refused before parsing.
+constexpr int kMaxDepth = 64;
+
+enc_status ReadFile(const char* path, std::string* out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Fail(ENC_ERR_IO, "%s: cannot open", path);
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) return Fail(ENC_ERR_IO, "%s: cannot read", path);
+  if (size > kMaxFileBytes) {
+    return Fail(ENC_ERR_FORMAT, "%s: %lld bytes is larger than a tokenizer",
+                path, static_cast<long long>(size));
+  }
+  in.seekg(0);
+  out->resize(static_cast<size_t>(size));
+  if (size > 0 && !in.read(out->data(), size)) {
+    return Fail(ENC_ERR_IO, "%s: cannot read", path);
+  }
+  return ENC_OK;
+}
+
+// The nesting depth of JSON text (brackets outside strings), for the limit.
+int Depth(const std::string& text) {
+  int depth = 0, max = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c == '[' || c == '{') max = std::max(max, ++depth);
+    if (c == ']' || c == '}') --depth;
+  }
+  return max;
+}
+
+// A loading error: ENC_ERR_FORMAT naming the file and the place in it.
+struct Loader {
+  const char* path;
+  enc_tokenizer* tok;
+
+  enc_status Bad(const std::string& where, const std::string& what) const {
+    return Fail(ENC_ERR_FORMAT, "%s: %s: %s", path, where.c_str(),
+                what.c_str());
+  }
+
+  // A token string must be UTF-8 without NUL.
+  static bool ValidToken(const std::string& s) {
+    std::vector<char32_t> cps;
+    std::vector<int64_t> starts;
+    int64_t bad = 0;
+    return !s.empty() && s.find('\0') == std::string::npos &&
+           DecodeUtf8(s, &cps, &starts, &bad);
+  }
+
+  // Records id -> token; a second token for one id is an error.
+  enc_status SetToken(const std::string& where, const std::string& token,
+                      int64_t id, bool allow_same = false) {
+    if (id < 0 || id > (int64_t{1} << 24)) {
+      return Bad(where, "id " + std::to_string(id) + " of \"" + token +
+                            "\" is out of range");
+    }
+    if (!ValidToken(token)) {
+      return Bad(where, "a token is empty, has a NUL or is not UTF-8");
+    }
+    auto& names = tok->id_to_token;
+    if (names.size() <= static_cast<size_t>(id)) {
+      names.resize(static_cast<size_t>(id) + 1);
+    }
+    if (!names[id].empty() && !(allow_same && names[id] == token)) {
+      return Bad(where, "id " + std::to_string(id) + " is both \"" + names[id] +
+                            "\" and \"" + token + "\"");
+    }
+    names[id] = token;
+    return ENC_OK;
+  }
+
+  enc_status AddVocabEntry(const std::string& where, const std::string& token,
+                           int64_t id) {
+    WordPiece& m = tok->model;
+    if (!m.vocab.emplace(token, static_cast<int32_t>(id)).second) {
+      return Bad(where, "the token \"" + token + "\" appears twice");
+    }
+    if (enc_status s = SetToken(where, token, id)) return s;
+    if (token.compare(0, m.prefix.size(), m.prefix) == 0 &&
+        token.size() > m.prefix.size()) {
+      m.continuing.emplace(token.substr(m.prefix.size()),
+                           static_cast<int32_t>(id));
+    }
+    return ENC_OK;
+  }
+
+  enc_status Normalizer(const json& n) {
+    if (n.is_null()) return ENC_OK;
+    const std::string type = n.value("type", "");
+    if (type != "BertNormalizer") {
+      return Bad("normalizer", "type \"" + type + "\" is not implemented yet");
+    }
+    BertNormalizer& b = tok->normalizer;
+    b.clean_text = n.value("clean_text", true);
+    b.handle_chinese_chars = n.value("handle_chinese_chars", true);
+    b.lowercase = n.value("lowercase", true);
+    const auto sa = n.find("strip_accents");
+    b.strip_accents =
+        sa == n.end() || sa->is_null() ? b.lowercase : sa->get<bool>();
+    tok->has_normalizer = true;
+    return ENC_OK;
+  }
+
+  enc_status PreTokenizer(const json& p) {
+    const std::string type = p.is_null() ? "null" : p.value("type", "");
+    if (type != "BertPreTokenizer") {
+      return Bad("pre_tokenizer",
+                 "type \"" + type + "\" is not implemented yet");
+    }
+    tok->bert_pre_tokenizer = true;
+    return ENC_OK;
+  }
+
+  enc_status Model(const json& m) {
+    // Old files give no type; WordPiece is the one with these keys.
+    const std::string type = m.value(
+        "type", m.contains("continuing_subword_prefix") && !m.contains("merges")
+                    ? "WordPiece"
+                    : "");
+    if (type != "WordPiece") {
+      return Bad("model", "type \"" + type + "\" is not implemented yet");
+    }
+    WordPiece& w = tok->model;
+    w.prefix = m.value("continuing_subword_prefix", "##");
+    w.max_input_chars_per_word = m.value("max_input_chars_per_word", 100);
+    const auto vocab = m.find("vocab");
+    if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
+      return Bad("model.vocab", "missing or empty");
+    }
+    for (const auto& [token, id] : vocab->items()) {
+      if (!id.is_number_integer()) {
+        return Bad("model.vocab",
+                   "the id of \"" + token + "\" is not an integer");
+      }
+      if (enc_status s =
+              AddVocabEntry("model.vocab", token, id.get<int64_t>())) {
+        return s;
+      }
+    }
+    const std::string unk = m.value("unk_token", "[UNK]");
+    const auto it = w.vocab.find(unk);
+    if (it == w.vocab.end()) {
+      return Bad("model.unk_token", "\"" + unk + "\" is not in the vocabulary");
+    }
+    w.unk_id = it->second;
+    return ENC_OK;
+  }
+
+  enc_status Added(const json& list) {
+    if (list.is_null()) return ENC_OK;
+    if (!list.is_array()) return Bad("added_tokens", "not a list");
+    for (const json& a : list) {
+      AddedToken t;
+      t.content = a.value("content", "");
+      t.id = static_cast<int32_t>(a.value("id", int64_t{-1}));
+      t.special = a.value("special", false);
+      t.single_word = a.value("single_word", false);
+      t.lstrip = a.value("lstrip", false);
+      t.rstrip = a.value("rstrip", false);
+      t.normalized = a.value("normalized", !t.special);
+      if (enc_status s = SetToken("added_tokens", t.content, t.id, true)) {
+        return s;
+      }
+      std::vector<char32_t> cps;
+      std::vector<int64_t> starts;
+      int64_t bad = 0;
+      DecodeUtf8(t.content, &cps, &starts, &bad);
+      t.cps.assign(cps.begin(), cps.end());
+      tok->added.push_back(std::move(t));
+    }
+    // Longest first: the matcher takes the first that matches.
+    std::stable_sort(tok->added.begin(), tok->added.end(),
+                     [](const AddedToken& x, const AddedToken& y) {
+                       return x.cps.size() > y.cps.size();
+                     });
+    return ENC_OK;
+  }
+
+  int32_t IdOf(const std::string& token) const {
+    const auto& names = tok->id_to_token;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == token) return static_cast<int32_t>(i);
+    }
+    return -1;
+  }
+
+  enc_status Special(const std::string& where, const std::string& token,
+                     int64_t id, int32_t type_id, TemplatePiece* out) const {
+    if (IdOf(token) != id) {
+      return Bad(where, "\"" + token + "\" is not token " + std::to_string(id));
+    }
+    *out = TemplatePiece{false, 0, {static_cast<int32_t>(id)}, type_id};
+    return ENC_OK;
+  }
+
+  enc_status Template(const json& pieces, const json& specials,
+                      const std::string& where,
+                      std::vector<TemplatePiece>* out) const {
+    if (!pieces.is_array()) return Bad(where, "not a list");
+    for (const json& p : pieces) {
+      TemplatePiece piece{};
+      if (p.contains("Sequence")) {
+        const json& s = p["Sequence"];
+        const std::string id = s.value("id", "");
+        if (id != "A" && id != "B")
+          return Bad(where, "sequence \"" + id + "\"");
+        piece.is_sequence = true;
+        piece.sequence = id == "A" ? 0 : 1;
+        piece.type_id = s.value("type_id", 0);
+      } else if (p.contains("SpecialToken")) {
+        const json& s = p["SpecialToken"];
+        const std::string id = s.value("id", "");
+        piece.type_id = s.value("type_id", 0);
+        const auto sp = specials.find(id);
+        if (sp == specials.end()) {
+          return Bad(where, "special token \"" + id + "\" has no entry");
+        }
+        for (const json& i : sp->value("ids", json::array())) {
+          const int64_t v = i.get<int64_t>();
+          if (v < 0 || static_cast<size_t>(v) >= tok->id_to_token.size() ||
+              tok->id_to_token[v].empty()) {
+            return Bad(where, "special token \"" + id + "\" has id " +
+                                  std::to_string(v) +
+                                  ", not in the vocabulary");
+          }
+          piece.ids.push_back(static_cast<int32_t>(v));
+        }
+      } else {
+        return Bad(where, "a piece is neither Sequence nor SpecialToken");
+      }
+      out->push_back(piece);
+    }
+    return ENC_OK;
+  }
+
+  enc_status Post(const json& p) {
+    PostProcessor& post = tok->post;
+    if (p.is_null()) return ENC_OK;
+    const std::string type = p.value("type", "");
+    post.present = true;
+    if (type == "TemplateProcessing") {
+      const json specials = p.value("special_tokens", json::object());
+      if (enc_status s = Template(p.value("single", json()), specials,
+                                  "post_processor.single", &post.single)) {
+        return s;
+      }
+      return Template(p.value("pair", json()), specials, "post_processor.pair",
+                      &post.pair);
+    }
+    if (type == "BertProcessing" || type == "RobertaProcessing") {
+      const json cls = p.value("cls", json()), sep = p.value("sep", json());
+      if (!cls.is_array() || cls.size() != 2 || !sep.is_array() ||
+          sep.size() != 2) {
+        return Bad("post_processor", "cls and sep must be [token, id]");
+      }
+      TemplatePiece c, s0, s1;
+      if (enc_status s = Special("post_processor.cls", cls[0], cls[1], 0, &c)) {
+        return s;
+      }
+      if (enc_status s =
+              Special("post_processor.sep", sep[0], sep[1], 0, &s0)) {
+        return s;
+      }
+      const bool bert = type == "BertProcessing";
+      s1 = s0;
+      s1.type_id = bert ? 1 : 0;
+      const TemplatePiece a{true, 0, {}, 0}, b{true, 1, {}, bert ? 1 : 0};
+      post.single = {c, a, s0};
+      if (bert) {
+        post.pair = {c, a, s0, b, s1};
+      } else {  // <s> A </s> </s> B </s>
+        post.pair = {c, a, s0, s0, b, s0};
+      }
+      return ENC_OK;
+    }
+    return Bad("post_processor",
+               "type \"" + type + "\" is not implemented yet");
+  }
+
+  enc_status Decoder(const json& d) {
+    if (d.is_null()) return ENC_OK;
+    const std::string type = d.value("type", "");
+    if (type != "WordPiece") {
+      return Bad("decoder", "type \"" + type + "\" is not implemented yet");
+    }
+    tok->decoder.present = true;
+    tok->decoder.prefix = d.value("prefix", "##");
+    tok->decoder.cleanup = d.value("cleanup", true);
+    return ENC_OK;
+  }
+
+  enc_status TruncationAndPadding(const json& t, const json& p) {
+    if (!t.is_null()) {
+      tok->truncation.max_length = t.value("max_length", 0);
+      const std::string strategy = t.value("strategy", "LongestFirst");
+      if (strategy == "LongestFirst") {
+        tok->truncation.strategy = ENC_TRUNCATE_LONGEST_FIRST;
+      } else if (strategy == "OnlyFirst") {
+        tok->truncation.strategy = ENC_TRUNCATE_ONLY_FIRST;
+      } else if (strategy == "OnlySecond") {
+        tok->truncation.strategy = ENC_TRUNCATE_ONLY_SECOND;
+      } else {
+        return Bad("truncation.strategy", "\"" + strategy + "\"");
+      }
+      if (t.value("stride", 0) != 0) {
+        return Bad("truncation.stride", "a stride is not implemented yet");
+      }
+      if (t.value("direction", "Right") != "Right") {
+        return Bad("truncation.direction", "only Right is implemented");
+      }
+    }
+    if (!p.is_null()) {
+      Padding& pad = tok->padding;
+      const json strategy = p.value("strategy", json());
+      if (strategy.is_object() && strategy.contains("Fixed")) {
+        pad.length = strategy["Fixed"].get<int32_t>();
+      } else {
+        pad.batch_longest = true;
+      }
+      pad.pad_id = p.value("pad_id", 0);
+      pad.pad_type_id = p.value("pad_type_id", 0);
+      pad.pad_token = p.value("pad_token", "[PAD]");
+      if (p.value("direction", "Right") != "Right") {
+        return Bad("padding.direction", "only Right is implemented");
+      }
+      if (!p.value("pad_to_multiple_of", json()).is_null()) {
+        return Bad("padding.pad_to_multiple_of", "not implemented yet");
+      }
+    }
+    return ENC_OK;
+  }
+
+  // The table of specials, by id, once everything has its id.
+  void Finish() {
+    tok->is_special.assign(tok->id_to_token.size(), false);
+    for (const AddedToken& a : tok->added) {
+      if (a.special) tok->is_special[a.id] = true;
+    }
+  }
+};
+
+enc_status LoadJson(const char* path, const std::string& text,
+                    enc_tokenizer* tok) {
+  Loader l{path, tok};
+  if (Depth(text) > kMaxDepth) {
+    return l.Bad("JSON", "nested deeper than " + std::to_string(kMaxDepth));
+  }
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    return l.Bad("JSON", e.what());
+  }
+  if (!j.is_object() || !j.contains("model")) {
+    return l.Bad("JSON", "not a tokenizer.json (no \"model\")");
+  }
+  try {
+    if (enc_status s = l.Model(j["model"])) return s;
+    if (enc_status s = l.Added(j.value("added_tokens", json()))) return s;
+    if (enc_status s = l.Normalizer(j.value("normalizer", json()))) return s;
+    if (enc_status s = l.PreTokenizer(j.value("pre_tokenizer", json()))) {
+      return s;
+    }
+    if (enc_status s = l.Post(j.value("post_processor", json()))) return s;
+    if (enc_status s = l.Decoder(j.value("decoder", json()))) return s;
+    if (enc_status s = l.TruncationAndPadding(j.value("truncation", json()),
+                                              j.value("padding", json()))) {
+      return s;
+    }
+  } catch (const json::exception& e) {
+    return l.Bad("a field has the wrong type", e.what());
+  }
+  l.Finish();
+  return ENC_OK;
+}
+
+}  // namespace
+
+enc_status LoadVocabTxt(const char* path, const std::string& text,
+                        bool lowercase, enc_tokenizer* tok) {
+  Loader l{path, tok};
+  std::istringstream lines(text);
+  std::string line;
+  int64_t id = 0;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) {
+      return l.Bad("line " + std::to_string(id + 1), "an empty token");
+    }
+    if (enc_status s =
+            l.AddVocabEntry("line " + std::to_string(id + 1), line, id)) {
+      return s;
+    }
+    ++id;
+  }
+  WordPiece& w = tok->model;
+  const auto unk = w.vocab.find("[UNK]");
+  if (unk == w.vocab.end()) return l.Bad("vocabulary", "no [UNK]");
+  w.unk_id = unk->second;
+  // As transformers' BertTokenizer: these five are special where present,
+  // [CLS] A [SEP] (B [SEP]) around the text.
+  for (const char* name : {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}) {
+    const auto it = w.vocab.find(name);
+    if (it == w.vocab.end()) continue;
+    AddedToken t{name, {}, it->second, true, false, false, false, false};
+    t.cps.assign(t.content.begin(), t.content.end());
+    tok->added.push_back(t);
+  }
+  const auto cls = w.vocab.find("[CLS]"), sep = w.vocab.find("[SEP]");
+  if (cls == w.vocab.end() || sep == w.vocab.end()) {
+    return l.Bad("vocabulary", "no [CLS] or [SEP]");
+  }
+  const TemplatePiece c{false, 0, {cls->second}, 0},
+      s0{false, 0, {sep->second}, 0}, s1{false, 0, {sep->second}, 1},
+      a{true, 0, {}, 0}, b{true, 1, {}, 1};
+  tok->post.present = true;
+  tok->post.single = {c, a, s0};
+  tok->post.pair = {c, a, s0, b, s1};
+  tok->normalizer.lowercase = lowercase;
+  tok->normalizer.strip_accents = lowercase;
+  tok->has_normalizer = true;
+  tok->bert_pre_tokenizer = true;
+  tok->decoder.present = true;
+  const auto pad = w.vocab.find("[PAD]");
+  tok->padding.pad_id = pad != w.vocab.end() ? pad->second : 0;
+  l.Finish();
+  return ENC_OK;
+}
+
+enc_status Load(const char* path, enc_tokenizer* tok) {
+  std::string text;
+  if (enc_status s = ReadFile(path, &text)) return s;
+  const std::string p = path;
+  const bool txt = p.size() >= 4 && p.compare(p.size() - 4, 4, ".txt") == 0;
+  if (!txt) return LoadJson(path, text, tok);
+  // vocab.txt: do_lower_case from a tokenizer_config.json beside it.
+  bool lowercase = true;
+  const size_t slash = p.rfind('/');
+  const std::string config =
+      (slash == std::string::npos ? std::string() : p.substr(0, slash + 1)) +
+      "tokenizer_config.json";
+  std::string config_text;
+  std::ifstream probe(config);
+  if (probe && ReadFile(config.c_str(), &config_text) == ENC_OK &&
+      Depth(config_text) <= kMaxDepth) {
+    try {
+      const json c = json::parse(config_text);
+      if (c.is_object()) lowercase = c.value("do_lower_case", true);
+    } catch (const json::exception& e) {
+      return Fail(ENC_ERR_FORMAT, "%s: %s", config.c_str(), e.what());
+    }
+  }
+  return LoadVocabTxt(path, text, lowercase, tok);
+}
+
+}  // namespace tok
+}  // namespace enc

@@ -1,0 +1,397 @@
+// Encoding and decoding (tokenizer/tokenizer.h), step by step as Hugging
+// Face `tokenizers` runs them.
+#include "tokenizer/tokenizer.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "src/status.h"
+#include "tokenizer/unicode.h"
+
+namespace enc {
+namespace tok {
+
+NormalizedText BertNormalizer::Apply(const std::vector<char32_t>& cps,
+                                     const std::vector<int64_t>& starts,
+                                     int64_t base) const {
+  NormalizedText out;
+  out.cps.reserve(cps.size());
+  out.begin.reserve(cps.size());
+  out.end.reserve(cps.size());
+  std::vector<char32_t> parts, lowered;
+  for (size_t i = 0; i < cps.size(); ++i) {
+    char32_t c = cps[i];
+    const int64_t b = base + starts[i], e = base + starts[i + 1];
+    if (clean_text) {
+      if (c == 0 || c == 0xFFFD || IsBertControl(c)) continue;
+      if (IsWhitespace(c)) c = ' ';
+    }
+    if (handle_chinese_chars && IsChineseChar(c)) {
+      out.Push(' ', b, e);
+      out.Push(c, b, e);
+      out.Push(' ', b, e);
+      continue;
+    }
+    parts.clear();
+    if (strip_accents) {
+      AppendNfd(c, &parts);
+      parts.erase(std::remove_if(parts.begin(), parts.end(), IsMarkNonspacing),
+                  parts.end());
+    } else {
+      parts.push_back(c);
+    }
+    for (char32_t p : parts) {
+      if (lowercase) {
+        lowered.clear();
+        AppendLowercase(p, &lowered);
+        for (char32_t l : lowered) out.Push(l, b, e);
+      } else {
+        out.Push(p, b, e);
+      }
+    }
+  }
+  return out;
+}
+
+void WordPiece::Tokenize(const NormalizedText& text, size_t first, size_t last,
+                         std::string* scratch, std::vector<Token>* out) const {
+  const size_t chars = last - first;
+  const Token unk{unk_id, text.begin[first], text.end[last - 1]};
+  if (static_cast<int64_t>(chars) > max_input_chars_per_word) {
+    out->push_back(unk);
+    return;
+  }
+  // The word in UTF-8, and the byte offset of each of its code points.
+  std::string& word = *scratch;
+  word.clear();
+  std::vector<size_t> at;
+  at.reserve(chars + 1);
+  for (size_t i = first; i < last; ++i) {
+    at.push_back(word.size());
+    AppendUtf8(text.cps[i], &word);
+  }
+  at.push_back(word.size());
+  const size_t before = out->size();
+  size_t start = 0;
+  while (start < chars) {
+    const auto& table = start == 0 ? vocab : continuing;
+    size_t end = chars;
+    int32_t id = -1;
+    for (; end > start; --end) {
+      const auto it = table.find(word.substr(at[start], at[end] - at[start]));
+      if (it != table.end()) {
+        id = it->second;
+        break;
+      }
+    }
+    if (id < 0) {  // a piece is missing: the whole word is unknown
+      out->resize(before);
+      out->push_back(unk);
+      return;
+    }
+    out->push_back(
+        Token{id, text.begin[first + start], text.end[first + end - 1]});
+    start = end;
+  }
+}
+
+int32_t PostProcessor::Added(bool is_pair) const {
+  int32_t n = 0;
+  for (const TemplatePiece& p : is_pair ? pair : single) {
+    if (!p.is_sequence) n += static_cast<int32_t>(p.ids.size());
+  }
+  return n;
+}
+
+namespace {
+
+// A word character of HF's single_word test: alphanumeric or '_'.
+bool IsWordChar(char32_t c) { return c == '_' || IsAlphanumeric(c); }
+
+// A span of code points [first, last) that is either an added token or
+// text for the model.
+struct Span {
+  size_t first, last;
+  int32_t added_id;  // -1: text
+};
+
+// Splits cps [0, n) by the added tokens whose `normalized` flag is
+// `normalized`, leftmost-longest, as HF's AddedVocabulary does.
+std::vector<Span> SplitAdded(const std::vector<char32_t>& cps,
+                             const std::vector<AddedToken>& added,
+                             bool normalized) {
+  std::vector<Span> spans;
+  const size_t n = cps.size();
+  size_t text_start = 0, i = 0;
+  while (i < n) {
+    size_t best = added.size();
+    for (size_t t = 0; t < added.size(); ++t) {  // longest first
+      if (added[t].normalized != normalized) continue;
+      const std::u32string& c = added[t].cps;
+      if (c.empty() || c.size() > n - i) continue;
+      if (!std::equal(c.begin(), c.end(), cps.begin() + i)) continue;
+      if (added[t].single_word) {
+        const bool left_ok = i == 0 || !IsWordChar(cps[i - 1]);
+        const bool right_ok =
+            i + c.size() == n || !IsWordChar(cps[i + c.size()]);
+        if (!left_ok || !right_ok) continue;
+      }
+      best = t;
+      break;
+    }
+    if (best == added.size()) {
+      ++i;
+      continue;
+    }
+    size_t first = i, last = i + added[best].cps.size();
+    if (added[best].lstrip) {
+      while (first > text_start && IsWhitespace(cps[first - 1])) --first;
+    }
+    if (added[best].rstrip) {
+      while (last < n && IsWhitespace(cps[last])) ++last;
+    }
+    if (first > text_start) spans.push_back({text_start, first, -1});
+    // The token's offsets are its content's; stripped spaces go with it.
+    spans.push_back({i, i + added[best].cps.size(), added[best].id});
+    text_start = i = last;
+  }
+  if (text_start < n) spans.push_back({text_start, n, -1});
+  return spans;
+}
+
+}  // namespace
+}  // namespace tok
+}  // namespace enc
+
+using enc::Fail;
+using enc::tok::NormalizedText;
+using enc::tok::Span;
+using enc::tok::SplitAdded;
+using enc::tok::Token;
+
+enc_status enc_tokenizer::EncodeSequence(std::string_view text,
+                                         std::vector<Token>* out) const {
+  out->clear();
+  std::vector<char32_t> cps;
+  std::vector<int64_t> starts;
+  int64_t bad = 0;
+  if (!enc::tok::DecodeUtf8(text, &cps, &starts, &bad)) {
+    return Fail(ENC_ERR_INPUT, "text is not valid UTF-8 at byte %lld",
+                static_cast<long long>(bad));
+  }
+  std::string scratch;
+  for (const Span& raw : SplitAdded(cps, added, false)) {
+    if (raw.added_id >= 0) {
+      out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last]});
+      continue;
+    }
+    const std::vector<char32_t> piece(cps.begin() + raw.first,
+                                      cps.begin() + raw.last);
+    const std::vector<int64_t> piece_starts(starts.begin() + raw.first,
+                                            starts.begin() + raw.last + 1);
+    NormalizedText norm;
+    if (has_normalizer) {
+      norm = normalizer.Apply(piece, piece_starts, 0);
+    } else {
+      for (size_t i = 0; i < piece.size(); ++i) {
+        norm.Push(piece[i], piece_starts[i], piece_starts[i + 1]);
+      }
+    }
+    for (const Span& s : SplitAdded(norm.cps, added, true)) {
+      if (s.added_id >= 0) {
+        out->push_back(
+            Token{s.added_id, norm.begin[s.first], norm.end[s.last - 1]});
+        continue;
+      }
+      // BertPreTokenizer: whitespace removed, punctuation isolated.
+      size_t word = s.first;
+      for (size_t i = s.first; i <= s.last; ++i) {
+        const bool at_end = i == s.last;
+        const bool space = !at_end && enc::tok::IsWhitespace(norm.cps[i]);
+        const bool punct =
+            !at_end && !space && enc::tok::IsBertPunctuation(norm.cps[i]);
+        if (at_end || space || punct) {
+          if (i > word) model.Tokenize(norm, word, i, &scratch, out);
+          if (punct) model.Tokenize(norm, i, i + 1, &scratch, out);
+          word = i + 1;
+        }
+      }
+    }
+  }
+  return ENC_OK;
+}
+
+namespace {
+
+// HF's truncate_encodings (stride 0, direction right), on the model's
+// tokens of both inputs; `added` are the post-processor's tokens.
+enc_status Truncate(const enc::tok::Truncation& t, int32_t added,
+                    std::vector<Token>* a, std::vector<Token>* b) {
+  if (t.max_length <= 0) return ENC_OK;
+  const int64_t total =
+      static_cast<int64_t>(a->size() + (b ? b->size() : 0)) + added;
+  if (total <= t.max_length) return ENC_OK;
+  const int64_t to_remove = total - t.max_length;
+  switch (t.strategy) {
+    case ENC_TRUNCATE_LONGEST_FIRST: {
+      const int64_t target = std::max<int64_t>(0, t.max_length - added);
+      if (b == nullptr) {
+        a->resize(std::min<size_t>(a->size(), static_cast<size_t>(target)));
+        return ENC_OK;
+      }
+      int64_t n1 = static_cast<int64_t>(a->size());
+      int64_t n2 = static_cast<int64_t>(b->size());
+      const bool swap = n1 > n2;
+      if (swap) std::swap(n1, n2);
+      n2 = n1 > target ? n1 : std::max(n1, target - n1);
+      if (swap) std::swap(n1, n2);
+      // Both too long: the first input gets the smaller half, whichever is
+      // longer (as HF does).
+      if (n1 + n2 > target) {
+        n1 = target / 2;
+        n2 = n1 + target % 2;
+      }
+      a->resize(std::min<size_t>(a->size(), static_cast<size_t>(n1)));
+      b->resize(std::min<size_t>(b->size(), static_cast<size_t>(n2)));
+      return ENC_OK;
+    }
+    case ENC_TRUNCATE_ONLY_FIRST:
+    case ENC_TRUNCATE_ONLY_SECOND: {
+      std::vector<Token>* target =
+          t.strategy == ENC_TRUNCATE_ONLY_FIRST ? a : b;
+      if (target == nullptr) {
+        return Fail(ENC_ERR_INPUT,
+                    "truncation only_second needs a pair of inputs");
+      }
+      const int64_t len = static_cast<int64_t>(target->size());
+      if (len <= to_remove) {
+        return Fail(ENC_ERR_INPUT,
+                    "truncation to %d tokens: the %s input (%lld tokens) "
+                    "cannot lose %lld",
+                    t.max_length,
+                    t.strategy == ENC_TRUNCATE_ONLY_FIRST ? "first" : "second",
+                    static_cast<long long>(len),
+                    static_cast<long long>(to_remove));
+      }
+      target->resize(static_cast<size_t>(len - to_remove));
+      return ENC_OK;
+    }
+  }
+  return Fail(ENC_ERR_INPUT, "unknown truncation strategy");
+}
+
+void Append(enc_encoding* e, const enc_tokenizer& tok, int32_t id, int32_t type,
+            int32_t seq, int64_t b, int64_t end, int32_t mask) {
+  e->ids.push_back(id);
+  e->type_ids.push_back(type);
+  e->attention_mask.push_back(mask);
+  e->sequence_ids.push_back(seq);
+  e->offsets.push_back(b);
+  e->offsets.push_back(end);
+  e->tokens.push_back(id >= 0 &&
+                              static_cast<size_t>(id) < tok.id_to_token.size()
+                          ? tok.id_to_token[id]
+                          : std::string());
+}
+
+}  // namespace
+
+enc_status enc_tokenizer::Encode(std::string_view text,
+                                 const std::string_view* pair,
+                                 bool add_special_tokens,
+                                 enc_encoding* out) const {
+  *out = enc_encoding{};
+  std::vector<Token> a, b;
+  if (enc_status s = EncodeSequence(text, &a)) return s;
+  if (pair != nullptr) {
+    if (enc_status s = EncodeSequence(*pair, &b)) return s;
+  }
+  const bool special = add_special_tokens && post.present;
+  const int32_t added = special ? post.Added(pair != nullptr) : 0;
+  if (enc_status s =
+          Truncate(truncation, added, &a, pair != nullptr ? &b : nullptr)) {
+    return s;
+  }
+  const std::vector<Token>* seqs[2] = {&a, &b};
+  if (special) {
+    for (const auto& piece : pair != nullptr ? post.pair : post.single) {
+      if (piece.is_sequence) {
+        for (const Token& t : *seqs[piece.sequence]) {
+          Append(out, *this, t.id, piece.type_id, piece.sequence, t.begin,
+                 t.end, 1);
+        }
+      } else {
+        for (int32_t id : piece.ids) {
+          Append(out, *this, id, piece.type_id, -1, 0, 0, 1);
+        }
+      }
+    }
+  } else {
+    // Without special tokens the inputs keep the type ids the
+    // post-processor gives them (HF: the pair's is 1 without one).
+    int32_t types[2] = {0, 1};
+    if (post.present) {
+      for (const auto& piece : post.pair) {
+        if (piece.is_sequence) types[piece.sequence] = piece.type_id;
+      }
+    }
+    for (int32_t s = 0; s < (pair != nullptr ? 2 : 1); ++s) {
+      for (const Token& t : *seqs[s]) {
+        Append(out, *this, t.id, types[s], s, t.begin, t.end, 1);
+      }
+    }
+  }
+  const int32_t pad_to = padding.batch_longest ? 0 : padding.length;
+  while (static_cast<int32_t>(out->ids.size()) < pad_to) {
+    Append(out, *this, padding.pad_id, padding.pad_type_id, -1, 0, 0, 0);
+  }
+  return ENC_OK;
+}
+
+enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
+                                 bool skip_special, std::string* out) const {
+  out->clear();
+  std::vector<const std::string*> tokens;
+  for (int32_t i = 0; i < count; ++i) {
+    const int32_t id = ids[i];
+    if (id < 0 || static_cast<size_t>(id) >= id_to_token.size() ||
+        id_to_token[id].empty()) {
+      return Fail(ENC_ERR_INPUT, "decode: id %d at %d is not in the vocabulary",
+                  id, i);
+    }
+    if (skip_special && is_special[id]) continue;
+    tokens.push_back(&id_to_token[id]);
+  }
+  if (!decoder.present) {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (i > 0) out->push_back(' ');
+      out->append(*tokens[i]);
+    }
+    return ENC_OK;
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string t = *tokens[i];
+    if (i != 0) {
+      if (t.compare(0, decoder.prefix.size(), decoder.prefix) == 0) {
+        t.erase(0, decoder.prefix.size());
+      } else {
+        t.insert(0, " ");
+      }
+    }
+    if (decoder.cleanup) {
+      static const std::pair<const char*, const char*> kCleanup[] = {
+          {" .", "."},   {" ?", "?"},     {" !", "!"},    {" ,", ","},
+          {" ' ", "'"},  {" n't", "n't"}, {" 'm", "'m"},  {" do not", " don't"},
+          {" 's", "'s"}, {" 've", "'ve"}, {" 're", "'re"}};
+      for (const auto& [from, to] : kCleanup) {
+        const std::string f = from, r = to;
+        for (size_t at = t.find(f); at != std::string::npos;
+             at = t.find(f, at + r.size())) {
+          t.replace(at, f.size(), r);
+        }
+      }
+    }
+    out->append(t);
+  }
+  return ENC_OK;
+}

@@ -1,0 +1,222 @@
+// enc/tokenizer.h's C ABI on what no reference covers: bad text, broken and
+// hostile tokenizer files, bad arguments, batches, and concurrent use.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "enc/tokenizer.h"
+
+namespace {
+
+const std::string kInputs = ENC_TOKENIZER_INPUTS;
+
+struct Tok {
+  enc_tokenizer* t = nullptr;
+  ~Tok() { enc_tokenizer_free(t); }
+};
+
+std::vector<int32_t> Ids(const enc_tokenizer* t, const std::string& text) {
+  enc_encoding* e = nullptr;
+  EXPECT_EQ(
+      enc_tokenizer_encode(t, text.data(), text.size(), nullptr, 0, 1, &e),
+      ENC_OK)
+      << enc_last_error();
+  std::vector<int32_t> ids(enc_encoding_ids(e),
+                           enc_encoding_ids(e) + enc_encoding_length(e));
+  enc_encoding_free(e);
+  return ids;
+}
+
+// Writes `text` to a temporary tokenizer file; its path.
+std::string Write(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+std::string OpenError(const std::string& path) {
+  enc_tokenizer* t = reinterpret_cast<enc_tokenizer*>(&t);
+  const enc_status s = enc_tokenizer_open(path.c_str(), &t);
+  EXPECT_NE(s, ENC_OK) << path;
+  EXPECT_EQ(t, nullptr);
+  return enc_last_error();
+}
+
+const char* kSmall = R"({"model": {"type": "WordPiece", "unk_token": "[UNK]",
+  "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
+  "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "hello": 3, "##s": 4}},
+  "normalizer": {"type": "BertNormalizer"},
+  "pre_tokenizer": {"type": "BertPreTokenizer"},
+  "post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 2],
+                     "cls": ["[CLS]", 1]}})";
+
+TEST(Tokenizer, InvalidUtf8NamesTheByte) {
+  Tok tok;
+  ASSERT_EQ(enc_tokenizer_open(Write("small.json", kSmall).c_str(), &tok.t),
+            ENC_OK)
+      << enc_last_error();
+  const std::string bad[] = {"ab\xff", "hello \xc3", "x\xed\xa0\x80",
+                             "\xc0\xaf", "ok \xf4\x90\x80\x80"};
+  const int offsets[] = {2, 6, 1, 0, 3};
+  for (int i = 0; i < 5; ++i) {
+    enc_encoding* e = reinterpret_cast<enc_encoding*>(&tok);
+    EXPECT_EQ(enc_tokenizer_encode(tok.t, bad[i].data(), bad[i].size(), nullptr,
+                                   0, 1, &e),
+              ENC_ERR_INPUT);
+    EXPECT_EQ(e, nullptr);
+    EXPECT_NE(
+        std::string(enc_last_error())
+            .find("not valid UTF-8 at byte " + std::to_string(offsets[i])),
+        std::string::npos)
+        << enc_last_error();
+  }
+  EXPECT_EQ(Ids(tok.t, "hellos HELLO"), (std::vector<int32_t>{1, 3, 4, 3, 2}));
+}
+
+TEST(Tokenizer, BrokenFilesAreRefusedNamingWhat) {
+  EXPECT_NE(OpenError("/nonexistent/tokenizer.json").find("cannot open"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("empty.json", "")).find("JSON"), std::string::npos);
+  const std::string small = kSmall;
+  EXPECT_NE(OpenError(Write("cut.json", small.substr(0, small.size() / 2)))
+                .find("JSON"),
+            std::string::npos);
+  std::string bpe = small;
+  bpe.replace(bpe.find("WordPiece"), 9, "BPE");
+  EXPECT_NE(OpenError(Write("bpe.json", bpe))
+                .find("model: type \"BPE\" is not implemented"),
+            std::string::npos);
+  std::string dup = small;
+  dup.replace(dup.find("\"##s\": 4"), 8, "\"##s\": 3");
+  EXPECT_NE(OpenError(Write("dup.json", dup)).find("id 3 is both"),
+            std::string::npos);
+  std::string neg = small;
+  neg.replace(neg.find("\"##s\": 4"), 8, "\"##s\": -4");
+  EXPECT_NE(OpenError(Write("neg.json", neg)).find("out of range"),
+            std::string::npos);
+  std::string unk = small;
+  unk.replace(unk.find("\"unk_token\": \"[UNK]\""), 20,
+              "\"unk_token\": \"<u>\"");
+  EXPECT_NE(OpenError(Write("unk.json", unk))
+                .find("\"<u>\" is not in the vocabulary"),
+            std::string::npos);
+  std::string sep = small;
+  sep.replace(sep.find("[\"[SEP]\", 2]"), 12, "[\"[SEP]\", 9]");
+  EXPECT_NE(OpenError(Write("sep.json", sep)).find("post_processor.sep"),
+            std::string::npos);
+  std::string norm = small;
+  norm.replace(norm.find("BertNormalizer"), 14, "NFKC");
+  EXPECT_NE(
+      OpenError(Write("nfkc.json", norm)).find("normalizer: type \"NFKC\""),
+      std::string::npos);
+  std::string wrong = small;
+  wrong.replace(wrong.find("100"), 3, "\"a\"");
+  EXPECT_NE(OpenError(Write("type.json", wrong)).find("wrong type"),
+            std::string::npos);
+  // Deep JSON: refused before the parser sees it.
+  std::string deep = "{\"model\": " + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  EXPECT_NE(OpenError(Write("deep.json", deep)).find("nested deeper"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("vocab.txt", "a\n\nb\n")).find("line 2"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("nounk.txt", "a\nb\n")).find("no [UNK]"),
+            std::string::npos);
+}
+
+TEST(Tokenizer, ArgumentsAndBatch) {
+  Tok tok;
+  ASSERT_EQ(
+      enc_tokenizer_open(
+          (kInputs + "/bert-base-uncased/tokenizer.json").c_str(), &tok.t),
+      ENC_OK)
+      << enc_last_error();
+  EXPECT_EQ(enc_tokenizer_vocab_size(tok.t), 30522);
+  EXPECT_EQ(enc_tokenizer_token_to_id(tok.t, "[CLS]", 5), 101);
+  EXPECT_EQ(enc_tokenizer_token_to_id(tok.t, "nope-not-a-token", 16), -1);
+  EXPECT_STREQ(enc_tokenizer_id_to_token(tok.t, 7592), "hello");
+  EXPECT_EQ(enc_tokenizer_id_to_token(tok.t, 30522), nullptr);
+  EXPECT_EQ(enc_tokenizer_id_to_token(tok.t, -1), nullptr);
+  enc_encoding* e = nullptr;
+  EXPECT_EQ(enc_tokenizer_encode(nullptr, "a", 1, nullptr, 0, 1, &e),
+            ENC_ERR_INPUT);
+  EXPECT_EQ(enc_tokenizer_encode(tok.t, nullptr, 3, nullptr, 0, 1, &e),
+            ENC_ERR_INPUT);
+  EXPECT_EQ(enc_tokenizer_set_truncation(tok.t, 2, ENC_TRUNCATE_LONGEST_FIRST),
+            ENC_ERR_INPUT);  // fewer than a pair's 3 special tokens
+  EXPECT_EQ(
+      enc_tokenizer_set_truncation(tok.t, 4, static_cast<enc_truncation>(7)),
+      ENC_ERR_INPUT);
+  // decode: an id outside the vocabulary, a buffer too small.
+  const int32_t bad[] = {101, 99999};
+  size_t needed = 0;
+  char buf[64];
+  EXPECT_EQ(enc_tokenizer_decode(tok.t, bad, 2, 1, buf, sizeof buf, &needed),
+            ENC_ERR_INPUT);
+  const int32_t ids[] = {101, 7592, 1010, 2088, 999, 102};
+  EXPECT_EQ(enc_tokenizer_decode(tok.t, ids, 6, 1, buf, 4, &needed),
+            ENC_ERR_INPUT);
+  EXPECT_EQ(needed, 14u);
+  ASSERT_EQ(enc_tokenizer_decode(tok.t, ids, 6, 1, buf, sizeof buf, &needed),
+            ENC_OK);
+  EXPECT_STREQ(buf, "hello, world!");
+  // A batch into enc_input's arrays: padded with [PAD], lengths exact.
+  const char* texts[] = {"hello world", "a much longer sentence than that", ""};
+  const size_t lens[] = {11, 32, 0};
+  std::vector<int32_t> tokens(3 * 16, -7), types(3 * 16, -7), lengths(3);
+  int32_t seq_len = 0;
+  ASSERT_EQ(
+      enc_tokenizer_encode_batch(tok.t, 3, texts, lens, 3 * 16, tokens.data(),
+                                 types.data(), lengths.data(), &seq_len),
+      ENC_OK)
+      << enc_last_error();
+  EXPECT_EQ(lengths, (std::vector<int32_t>{4, 8, 2}));
+  EXPECT_EQ(seq_len, 8);
+  EXPECT_EQ(std::vector<int32_t>(tokens.begin(), tokens.begin() + 8),
+            (std::vector<int32_t>{101, 7592, 2088, 102, 0, 0, 0, 0}));
+  EXPECT_EQ(tokens[8], 101);
+  // The empty text: [CLS] [SEP], then padding.
+  EXPECT_EQ(std::vector<int32_t>(tokens.begin() + 16, tokens.begin() + 24),
+            (std::vector<int32_t>{101, 102, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(tokens[24], -7);  // nothing past count * seq_len
+  EXPECT_EQ(enc_tokenizer_encode_batch(tok.t, 3, texts, lens, 23, tokens.data(),
+                                       types.data(), lengths.data(), &seq_len),
+            ENC_ERR_INPUT);
+  EXPECT_EQ(seq_len, 8);
+}
+
+// One tokenizer, two threads, the same answers as one thread.
+TEST(Tokenizer, ConcurrentEncodesAgree) {
+  Tok tok;
+  ASSERT_EQ(
+      enc_tokenizer_open(
+          (kInputs + "/bert-base-uncased/tokenizer.json").c_str(), &tok.t),
+      ENC_OK);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 200; ++i) {
+    texts.push_back("sentence number " + std::to_string(i) +
+                    " with naïve café and 中文 text, repeated " +
+                    std::string(i % 7, '!'));
+  }
+  std::vector<std::vector<int32_t>> want;
+  for (const auto& t : texts) want.push_back(Ids(tok.t, t));
+  std::vector<int> bad(2, 0);
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 2; ++k) {
+    threads.emplace_back([&, k] {
+      for (int round = 0; round < 5; ++round) {
+        for (size_t i = 0; i < texts.size(); ++i) {
+          if (Ids(tok.t, texts[i]) != want[i]) ++bad[k];
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(bad, (std::vector<int>{0, 0}));
+}
+
+}  // namespace
