@@ -6,14 +6,14 @@
 # target found a crash, leak, timeout or OOM (its input is then kept in
 # $FUZZ_WORK/<target>/artifacts).
 #   FUZZ_SECONDS  seconds per target (default 60)
-#   FUZZ_TARGETS  the targets to run (default: all three)
+#   FUZZ_TARGETS  the targets to run (default: all of them)
 #   FUZZ_WORK     working corpora, logs and artifacts (default build-asan/fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 build_dir=build-asan
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-fuzz_enc_frontend fuzz_safetensors fuzz_runtime_input}
+targets=${FUZZ_TARGETS:-fuzz_enc_frontend fuzz_safetensors fuzz_runtime_input fuzz_tokenizer_text fuzz_tokenizer_file}
 work=${FUZZ_WORK:-$build_dir/fuzz}
 
 # The asan preset of CMakePresets.json (binary dir build-asan).

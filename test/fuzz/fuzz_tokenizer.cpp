@@ -1,0 +1,153 @@
+// libFuzzer targets for the tokenizers (enc/tokenizer.h), one source built
+// twice:
+//  - fuzz_tokenizer_text (ENC_FUZZ_TEXT): the bytes are a text and a pair
+//    (split at the first 0x01) for bert-base-uncased's tokenizer.json;
+//  - fuzz_tokenizer_file: the bytes are a tokenizer file, then a few texts
+//    are encoded with it if it opens.
+// Either way the encodings are checked, not only run: the result is ENC_OK
+// exactly when the text is valid UTF-8 (checked here independently), every
+// id has a token, offsets lie inside their text and do not go backwards
+// within it, the arrays have one length, and decode accepts the ids.
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "enc/tokenizer.h"
+
+namespace {
+
+[[noreturn]] void Violation(const char* what) {
+  std::fprintf(stderr, "fuzz_tokenizer: %s (last error '%s')\n", what,
+               enc_last_error());
+  __builtin_trap();
+}
+
+// RFC 3629 UTF-8, written for this check (not the runtime's).
+bool ValidUtf8(const std::string& s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = s[i];
+    int n = 0;
+    uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      n = 1, cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2, cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3, cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + n >= s.size()) return false;  // truncated
+    for (int k = 1; k <= n; ++k) {
+      const unsigned char d = s[i + k];
+      if ((d & 0xC0) != 0x80) return false;
+      cp = cp << 6 | (d & 0x3F);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF)) {
+      return false;
+    }
+    i += n + 1;
+  }
+  return true;
+}
+
+void CheckEncode(const enc_tokenizer* tok, const std::string& a,
+                 const std::string* b) {
+  enc_encoding* e = nullptr;
+  const enc_status s =
+      enc_tokenizer_encode(tok, a.data(), a.size(), b ? b->data() : nullptr,
+                           b ? b->size() : 0, 1, &e);
+  const bool valid = ValidUtf8(a) && (b == nullptr || ValidUtf8(*b));
+  if (s != ENC_OK && s != ENC_ERR_INPUT) Violation("an unexpected status");
+  if (!valid) {
+    if (s == ENC_OK) Violation("invalid UTF-8 accepted");
+    if (e != nullptr) Violation("an encoding on failure");
+    return;
+  }
+  if (s != ENC_OK) {
+    // Only truncation can refuse a valid text (only_first / only_second).
+    return;
+  }
+  const int32_t n = enc_encoding_length(e);
+  const int32_t vocab = enc_tokenizer_vocab_size(tok);
+  int64_t last_begin[2] = {0, 0};
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t id = enc_encoding_ids(e)[i];
+    if (id < 0 || id >= vocab || enc_tokenizer_id_to_token(tok, id) == nullptr)
+      Violation("an id without a token");
+    const int32_t seq = enc_encoding_sequence_ids(e)[i];
+    const int64_t begin = enc_encoding_offsets(e)[2 * i];
+    const int64_t end = enc_encoding_offsets(e)[2 * i + 1];
+    if (seq < -1 || seq > 1 || (seq == 1 && b == nullptr))
+      Violation("a bad sequence id");
+    if (seq < 0) continue;
+    const size_t len = seq == 0 ? a.size() : b->size();
+    if (begin < 0 || end < begin || static_cast<size_t>(end) > len)
+      Violation("offsets outside the text");
+    if (begin < last_begin[seq]) Violation("offsets go backwards");
+    last_begin[seq] = begin;
+  }
+  size_t needed = 0;
+  enc_tokenizer_decode(tok, enc_encoding_ids(e), n, 1, nullptr, 0, &needed);
+  std::string text(needed, '\0');
+  if (enc_tokenizer_decode(tok, enc_encoding_ids(e), n, 1, text.data(),
+                           text.size(), &needed) != ENC_OK) {
+    Violation("decode refused the ids of an encoding");
+  }
+  enc_encoding_free(e);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+#ifdef ENC_FUZZ_TEXT
+  static enc_tokenizer* tok = [] {
+    enc_tokenizer* t = nullptr;
+    if (enc_tokenizer_open(ENC_FUZZ_TOKENIZER, &t) != ENC_OK) std::abort();
+    return t;
+  }();
+  const size_t split = bytes.find('\x01');
+  if (split == std::string::npos) {
+    CheckEncode(tok, bytes, nullptr);
+  } else {
+    const std::string b = bytes.substr(split + 1);
+    CheckEncode(tok, bytes.substr(0, split), &b);
+  }
+#else
+  char path[] = "/tmp/fuzz_tokenizer_XXXXXX.json";
+  const int fd = mkstemps(path, 5);
+  if (fd < 0) return 0;
+  if (write(fd, data, size) != static_cast<ssize_t>(size)) {
+    close(fd);
+    unlink(path);
+    return 0;
+  }
+  close(fd);
+  enc_tokenizer* tok = reinterpret_cast<enc_tokenizer*>(path);
+  const enc_status s = enc_tokenizer_open(path, &tok);
+  unlink(path);
+  if (s != ENC_OK) {
+    if (tok != nullptr) Violation("a tokenizer on failure");
+    if (enc_last_error()[0] == '\0') Violation("a failure without a message");
+    return 0;
+  }
+  for (const char* text :
+       {"", "Hello, world!", "naïve café 中文 [CLS] [MASK] ##s", "a\tb\nc"}) {
+    const std::string t = text, pair = "the pair";
+    CheckEncode(tok, t, nullptr);
+    CheckEncode(tok, t, &pair);
+  }
+  enc_tokenizer_free(tok);
+#endif
+  return 0;
+}
