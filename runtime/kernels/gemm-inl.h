@@ -43,13 +43,9 @@ namespace gemm_detail {
 
 // The fp32 format: W in fp32 panels (kernels/gemm.h), X read as it is, the
 // register tile of kernels/gemm_tile-inl.h.
-struct Fp32Format {
+struct Fp32Format : FormatTraits<sizeof(float), sizeof(float), 1,
+                                 /*kBlocks=*/true, /*kFar=*/true> {
   using Call = GemmArgs;
-  template <class Shape>
-  static constexpr size_t kRows = Shape::kMr;
-  static constexpr int64_t kXBytes = sizeof(float), kWBytes = sizeof(float);
-  static constexpr int64_t kKStep = 1, kMaxKc = 0;
-  static constexpr bool kBlocksK = true, kFarPrefetch = true;
 
   template <class Shape>
   static const char* WeightsAt(const GemmArgs& a, int64_t panel, int64_t k0) {

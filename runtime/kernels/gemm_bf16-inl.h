@@ -223,13 +223,10 @@ RowTileDot(const TileIo& t) {
 // even (a pair never straddles two) and, for the dot tile, at most its X
 // buffer's length.
 template <bool kDot>
-struct Bf16Format {
+struct Bf16Format
+    : gemm_detail::FormatTraits<sizeof(float), sizeof(uint16_t), 2,
+                                /*kBlocks=*/true, /*kFar=*/false> {
   using Call = Bf16Args;
-  template <class Shape>
-  static constexpr size_t kRows = Shape::kMr;
-  static constexpr int64_t kXBytes = sizeof(float), kWBytes = sizeof(uint16_t);
-  static constexpr int64_t kKStep = 2, kMaxKc = 0;
-  static constexpr bool kBlocksK = true, kFarPrefetch = false;
 
   template <class Epi, size_t kTileRows>
   static void Tile(const Bf16Args& a, const gemm_detail::TileJob& j) {

@@ -55,6 +55,18 @@ namespace enc {
 namespace HWY_NAMESPACE {
 namespace gemm_detail {
 
+// The costs and traits a format states (above), as one base: the rows of
+// its tile default to the epilogue shape's, and a tile sets no K limit of
+// its own unless it overrides kMaxKc.
+template <int64_t kX, int64_t kW, int64_t kStep, bool kBlocks, bool kFar>
+struct FormatTraits {
+  template <class Shape>
+  static constexpr size_t kRows = Shape::kMr;
+  static constexpr int64_t kXBytes = kX, kWBytes = kW;
+  static constexpr int64_t kKStep = kStep, kMaxKc = 0;
+  static constexpr bool kBlocksK = kBlocks, kFarPrefetch = kFar;
+};
+
 // One call of a format's micro-tile: its rows of Y start at row m; it
 // covers panels [pc0, pc0 + panels) for K steps [k0, k0 + kc).
 struct TileJob {

@@ -122,48 +122,37 @@ struct Product {
                                _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)))};
   }
 };
-#elif HWY_TARGET == HWY_AVX2
-// 16 ymm: 4 x 2 accumulators + 2 weights + x, |x|, a product and the
-// constant 1.
+#elif HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4 || \
+    HWY_TARGET == HWY_SSSE3
+// 16 ymm (AVX2; xmm on SSE4 and SSSE3, the same at half the width): 4 x 2
+// accumulators + 2 weights + x, |x|, a product and the constant 1.
+#if HWY_TARGET == HWY_AVX2
+#define ENC_INT8_OP(name) _mm256_##name
+#else
+#define ENC_INT8_OP(name) _mm_##name
+#endif
 constexpr size_t kRows = 4;
 struct Product {
   static constexpr int32_t kOffset = 0;
-  __m256i x, abs;
+  using Raw = decltype(hn::Zero(DI()).raw);
+  Raw x, abs;
   static HWY_INLINE Product Broadcast(const int8_t* p, const int8_t* p_abs) {
     int32_t bytes, abs_bytes;
     std::memcpy(&bytes, p, sizeof(bytes));
     std::memcpy(&abs_bytes, p_abs, sizeof(abs_bytes));
-    return {_mm256_set1_epi32(bytes), _mm256_set1_epi32(abs_bytes)};
+    return {hn::Set(DI(), bytes).raw, hn::Set(DI(), abs_bytes).raw};
   }
-  static HWY_INLINE __m256i Load(const int8_t* w) {
-    return _mm256_load_si256(reinterpret_cast<const __m256i*>(w));
+  static HWY_INLINE Raw Load(const int8_t* w) {
+    return hn::Load(hn::Repartition<int8_t, DI>(), w).raw;
   }
-  HWY_INLINE VI Step(VI acc, __m256i w) const {
-    const __m256i pairs = _mm256_maddubs_epi16(abs, _mm256_sign_epi8(w, x));
-    return VI{_mm256_add_epi32(acc.raw,
-                               _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)))};
-  }
-};
-#elif HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3
-// 16 xmm, as AVX2 at half the width.
-constexpr size_t kRows = 4;
-struct Product {
-  static constexpr int32_t kOffset = 0;
-  __m128i x, abs;
-  static HWY_INLINE Product Broadcast(const int8_t* p, const int8_t* p_abs) {
-    int32_t bytes, abs_bytes;
-    std::memcpy(&bytes, p, sizeof(bytes));
-    std::memcpy(&abs_bytes, p_abs, sizeof(abs_bytes));
-    return {_mm_set1_epi32(bytes), _mm_set1_epi32(abs_bytes)};
-  }
-  static HWY_INLINE __m128i Load(const int8_t* w) {
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(w));
-  }
-  HWY_INLINE VI Step(VI acc, __m128i w) const {
-    const __m128i pairs = _mm_maddubs_epi16(abs, _mm_sign_epi8(w, x));
-    return VI{_mm_add_epi32(acc.raw, _mm_madd_epi16(pairs, _mm_set1_epi16(1)))};
+  HWY_INLINE VI Step(VI acc, Raw w) const {
+    const Raw pairs =
+        ENC_INT8_OP(maddubs_epi16)(abs, ENC_INT8_OP(sign_epi8)(w, x));
+    return VI{ENC_INT8_OP(add_epi32)(
+        acc.raw, ENC_INT8_OP(madd_epi16)(pairs, ENC_INT8_OP(set1_epi16)(1)))};
   }
 };
+#undef ENC_INT8_OP
 #else
 // Any other target: the sums lane by lane.
 constexpr size_t kRows = 4;
@@ -283,13 +272,12 @@ HWY_NOINLINE void RowTile(const TileIo& t) {
 // step), int32 accumulators dequantized once, after the whole of K: K is not
 // blocked (an int8 panel of K = 4096 is 64 KiB on AVX2, and the row tile's X
 // slice stays in L1 across the panels of a chunk).
-struct Int8Format {
+struct Int8Format
+    : gemm_detail::FormatTraits<2, 1, kInt8Group, /*kBlocks=*/false,
+                                /*kFar=*/false> {
   using Call = Int8Args;
   template <class Shape>
   static constexpr size_t kRows = gemm_int8::kRows;
-  static constexpr int64_t kXBytes = 2, kWBytes = 1;
-  static constexpr int64_t kKStep = kInt8Group, kMaxKc = 0;
-  static constexpr bool kBlocksK = false, kFarPrefetch = false;
 
   template <class Epi, size_t kTileRows>
   static void Tile(const Int8Args& a, const gemm_detail::TileJob& j) {

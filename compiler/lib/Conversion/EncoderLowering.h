@@ -96,6 +96,18 @@ struct EncoderLowering {
   }
   /// The arena buffer the planner gave `Op`'s result.
   View resultView(mlir::Operation *Op);
+
+  /// What the lowering of an op with one input starts from: the builder,
+  /// the op's location, its result's view and its input's
+  /// (`auto [B, L, Y, X] = E.unaryOp(Op);`).
+  struct UnaryLowering {
+    RuntimeBuilder &B;
+    mlir::Location L;
+    View Y, X;
+  };
+  template <class OpT> UnaryLowering unaryOp(OpT Op) {
+    return {B, Op.getLoc(), resultView(Op), view(Op.getInput())};
+  }
 };
 
 /// What the registry of a shared library says about one lowered encoder.

@@ -70,10 +70,7 @@ LogicalResult EmbedTokensOp::lowerToRuntime(EncoderLowering &E) {
 
 LogicalResult AddPositionsOp::lowerToRuntime(EncoderLowering &E) {
   AddPositionsOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View X = E.view(Op.getInput());
+  auto [B, L, Y, X] = E.unaryOp(Op);
   auto [Pos, PosRows] =
       positionRows(E, Op.getTable(), Op.getPositionOffset(), L);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_floats),
@@ -86,10 +83,7 @@ LogicalResult AddPositionsOp::lowerToRuntime(EncoderLowering &E) {
 
 LogicalResult LinearOp::lowerToRuntime(EncoderLowering &E) {
   LinearOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View X = E.view(Op.getInput());
+  auto [B, L, Y, X] = E.unaryOp(Op);
   View R = Op.getResidual() ? E.view(Op.getResidual()) : View{B.null(L), 0};
   B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm),
                 {E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
@@ -104,10 +98,7 @@ LogicalResult LinearOp::lowerToRuntime(EncoderLowering &E) {
 /// so the up bias starts n floats in.
 LogicalResult GatedLinearOp::lowerToRuntime(EncoderLowering &E) {
   GatedLinearOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View X = E.view(Op.getInput());
+  auto [B, L, Y, X] = E.unaryOp(Op);
   Value BiasGate = E.ptrOrNull(Op.getBias(), L), BiasUp = BiasGate;
   if (Op.getBias())
     BiasUp = B.offset(BiasGate, B.i64(width(Op.getResult()), L), L);
@@ -121,10 +112,7 @@ LogicalResult GatedLinearOp::lowerToRuntime(EncoderLowering &E) {
 
 LogicalResult ActivationOp::lowerToRuntime(EncoderLowering &E) {
   ActivationOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View X = E.view(Op.getInput());
+  auto [B, L, Y, X] = E.unaryOp(Op);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_activation_rows),
                 {B.i32(abi::toRuntime(Op.getKind()), L), E.ValidRows,
                  B.i64(width(Op.getInput()), L), X.Ptr, B.i64(X.Ld, L), Y.Ptr,
@@ -165,10 +153,7 @@ LogicalResult MulOp::lowerToRuntime(EncoderLowering &E) {
 
 LogicalResult NormOp::lowerToRuntime(EncoderLowering &E) {
   NormOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View X = E.view(Op.getInput());
+  auto [B, L, Y, X] = E.unaryOp(Op);
   B.callChecked(ENC_RUNTIME_CALLEE(enc_norm),
                 {B.i32(abi::toRuntime(Op.getKind()), L), E.ValidRows,
                  B.i64(width(Op.getInput()), L), X.Ptr, B.i64(X.Ld, L),
