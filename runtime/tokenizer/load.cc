@@ -208,11 +208,19 @@ struct Loader {
       t.cps.assign(cps.begin(), cps.end());
       tok->added.push_back(std::move(t));
     }
-    // Longest first: the matcher takes the first that matches.
-    std::stable_sort(tok->added.begin(), tok->added.end(),
-                     [](const AddedToken& x, const AddedToken& y) {
-                       return x.cps.size() > y.cps.size();
-                     });
+    // Longest first, ties in file order: the matcher takes the first that
+    // matches. (std::sort on an explicit key: libstdc++'s stable_sort uses
+    // get_temporary_buffer, deprecated in C++17 and an error under -Werror.)
+    std::vector<size_t> order(tok->added.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      size_t lx = tok->added[x].cps.size(), ly = tok->added[y].cps.size();
+      return lx != ly ? lx > ly : x < y;
+    });
+    std::vector<AddedToken> sorted;
+    sorted.reserve(order.size());
+    for (size_t i : order) sorted.push_back(std::move(tok->added[i]));
+    tok->added = std::move(sorted);
     return ENC_OK;
   }
 
