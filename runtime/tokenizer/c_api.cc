@@ -272,8 +272,8 @@ extern "C" int32_t enc_tokenizer_token_to_id(const enc_tokenizer* tok,
   for (const auto& a : tok->added) {
     if (a.content == t) return a.id;
   }
-  const auto it = tok->model.vocab.find(t);
-  return it == tok->model.vocab.end() ? -1 : it->second;
+  const auto it = tok->token_to_id.find(t);
+  return it == tok->token_to_id.end() ? -1 : it->second;
 }
 
 extern "C" const char* enc_tokenizer_id_to_token(const enc_tokenizer* tok,

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -106,12 +107,13 @@ struct Loader {
                             "\" and \"" + token + "\"");
     }
     names[id] = token;
+    tok->token_to_id.emplace(token, static_cast<int32_t>(id));
     return ENC_OK;
   }
 
   enc_status AddVocabEntry(const std::string& where, const std::string& token,
                            int64_t id) {
-    WordPiece& m = tok->model;
+    WordPiece& m = tok->wordpiece;
     if (!m.vocab.emplace(token, static_cast<int32_t>(id)).second) {
       return Bad(where, "the token \"" + token + "\" appears twice");
     }
@@ -143,24 +145,22 @@ struct Loader {
 
   enc_status PreTokenizer(const json& p) {
     const std::string type = p.is_null() ? "null" : p.value("type", "");
-    if (type != "BertPreTokenizer") {
-      return Bad("pre_tokenizer",
-                 "type \"" + type + "\" is not implemented yet");
+    if (type == "BertPreTokenizer") {
+      tok->pre_tokenizer = PreTokenizerKind::kBert;
+      return ENC_OK;
     }
-    tok->bert_pre_tokenizer = true;
-    return ENC_OK;
+    if (type == "ByteLevel") {
+      tok->pre_tokenizer = PreTokenizerKind::kByteLevel;
+      tok->byte_level.add_prefix_space = p.value("add_prefix_space", true);
+      tok->byte_level.use_regex = p.value("use_regex", true);
+      return ENC_OK;
+    }
+    return Bad("pre_tokenizer", "type \"" + type + "\" is not implemented yet");
   }
 
-  enc_status Model(const json& m) {
-    // Old files give no type; WordPiece is the one with these keys.
-    const std::string type = m.value(
-        "type", m.contains("continuing_subword_prefix") && !m.contains("merges")
-                    ? "WordPiece"
-                    : "");
-    if (type != "WordPiece") {
-      return Bad("model", "type \"" + type + "\" is not implemented yet");
-    }
-    WordPiece& w = tok->model;
+  enc_status WordPieceModel(const json& m) {
+    tok->model = ModelKind::kWordPiece;
+    WordPiece& w = tok->wordpiece;
     w.prefix = m.value("continuing_subword_prefix", "##");
     w.max_input_chars_per_word = m.value("max_input_chars_per_word", 100);
     const auto vocab = m.find("vocab");
@@ -186,13 +186,148 @@ struct Loader {
     return ENC_OK;
   }
 
+  // One merge, "a b" (older files) or ["a", "b"].
+  enc_status MergePair(const json& merge, size_t rank, std::string* a,
+                       std::string* b) const {
+    const std::string where = "model.merges[" + std::to_string(rank) + "]";
+    if (merge.is_string()) {
+      const std::string line = merge.get<std::string>();
+      const size_t space = line.find(' ');
+      if (space == std::string::npos) {
+        return Bad(where, "\"" + line + "\" is not two tokens");
+      }
+      *a = line.substr(0, space);
+      *b = line.substr(space + 1);
+      return ENC_OK;
+    }
+    if (merge.is_array() && merge.size() == 2 && merge[0].is_string() &&
+        merge[1].is_string()) {
+      *a = merge[0].get<std::string>();
+      *b = merge[1].get<std::string>();
+      return ENC_OK;
+    }
+    return Bad(where, "neither \"a b\" nor [a, b]");
+  }
+
+  enc_status BpeModel(const json& m) {
+    tok->model = ModelKind::kBpe;
+    Bpe& bpe = tok->bpe;
+    static std::atomic<uint64_t> next_cache_key{1};
+    bpe.cache_key = next_cache_key++;
+    const json dropout = m.value("dropout", json());
+    if (!dropout.is_null() && dropout.get<double>() != 0.0) {
+      return Bad("model.dropout",
+                 "BPE dropout (random merges) is not "
+                 "supported: a tokenizer here is "
+                 "deterministic");
+    }
+    const json prefix = m.value("continuing_subword_prefix", json());
+    const json suffix = m.value("end_of_word_suffix", json());
+    bpe.continuing_subword_prefix =
+        prefix.is_null() ? "" : prefix.get<std::string>();
+    bpe.end_of_word_suffix = suffix.is_null() ? "" : suffix.get<std::string>();
+    bpe.fuse_unk = m.value("fuse_unk", false);
+    bpe.byte_fallback = m.value("byte_fallback", false);
+    bpe.ignore_merges = m.value("ignore_merges", false);
+    const auto vocab = m.find("vocab");
+    if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
+      return Bad("model.vocab", "missing or empty");
+    }
+    bpe.vocab.reserve(vocab->size());
+    for (const auto& [token, id] : vocab->items()) {
+      if (!id.is_number_integer()) {
+        return Bad("model.vocab",
+                   "the id of \"" + token + "\" is not an integer");
+      }
+      if (!bpe.vocab.emplace(token, id.get<int32_t>()).second) {
+        return Bad("model.vocab", "the token \"" + token + "\" appears twice");
+      }
+      if (enc_status s = SetToken("model.vocab", token, id.get<int64_t>())) {
+        return s;
+      }
+    }
+    const json unk = m.value("unk_token", json());
+    if (!unk.is_null()) {
+      const auto it = bpe.vocab.find(unk.get<std::string>());
+      if (it == bpe.vocab.end()) {
+        return Bad("model.unk_token", "\"" + unk.get<std::string>() +
+                                          "\" is not in the vocabulary");
+      }
+      bpe.unk_id = it->second;
+    }
+    const auto merges = m.find("merges");
+    if (merges == m.end() || !merges->is_array()) {
+      return Bad("model.merges", "missing or not a list");
+    }
+    bpe.merges.reserve(merges->size());
+    const size_t prefix_len = bpe.continuing_subword_prefix.size();
+    std::string a, b;
+    for (size_t rank = 0; rank < merges->size(); ++rank) {
+      if (enc_status s = MergePair((*merges)[rank], rank, &a, &b)) return s;
+      const std::string where = "model.merges[" + std::to_string(rank) + "]";
+      if (b.size() < prefix_len) {
+        return Bad(where, "\"" + b + "\" is shorter than the subword prefix");
+      }
+      const std::string merged = a + b.substr(prefix_len);
+      int32_t ids[3];
+      const std::string* names[3] = {&a, &b, &merged};
+      for (int k = 0; k < 3; ++k) {
+        const auto it = bpe.vocab.find(*names[k]);
+        if (it == bpe.vocab.end()) {
+          return Bad(where, "\"" + *names[k] + "\" is not in the vocabulary");
+        }
+        ids[k] = it->second;
+      }
+      // A pair given twice keeps its last rank (as HF's map does).
+      bpe.merges[Bpe::PairKey(ids[0], ids[1])] = {static_cast<int32_t>(rank),
+                                                  ids[2]};
+    }
+    return ENC_OK;
+  }
+
+  enc_status Model(const json& m) {
+    if (!m.is_object()) return Bad("model", "not an object");
+    // Old files give no type: WordPiece and BPE are told by their keys.
+    std::string type = m.value("type", "");
+    if (!m.contains("type")) {
+      if (m.contains("merges")) {
+        type = "BPE";
+      } else if (m.contains("continuing_subword_prefix")) {
+        type = "WordPiece";
+      }
+    }
+    if (type == "WordPiece") return WordPieceModel(m);
+    if (type == "BPE") return BpeModel(m);
+    return Bad("model", "type \"" + type + "\" is not implemented yet");
+  }
+
   enc_status Added(const json& list) {
     if (list.is_null()) return ENC_OK;
     if (!list.is_array()) return Bad("added_tokens", "not a list");
+    // Ids as HF's AddedVocabulary gives them, whatever the file's "id": a
+    // token of the model's vocabulary (or added before) keeps its id, a new
+    // one takes the next after the vocabulary and the added tokens.
+    const size_t model_size = tok->model == ModelKind::kBpe
+                                  ? tok->bpe.vocab.size()
+                                  : tok->wordpiece.vocab.size();
+    int64_t max_added = -1;
     for (const json& a : list) {
       AddedToken t;
       t.content = a.value("content", "");
-      t.id = static_cast<int32_t>(a.value("id", int64_t{-1}));
+      const auto known = tok->token_to_id.find(t.content);
+      const bool seen = std::any_of(
+          tok->added.begin(), tok->added.end(),
+          [&](const AddedToken& x) { return x.content == t.content; });
+      if (seen) continue;  // HF keeps the first
+      if (known != tok->token_to_id.end()) {
+        t.id = known->second;
+      } else {
+        t.id = static_cast<int32_t>(
+            max_added >= static_cast<int64_t>(model_size) || model_size == 0
+                ? max_added + 1
+                : static_cast<int64_t>(model_size));
+      }
+      max_added = std::max<int64_t>(max_added, t.id);
       t.special = a.value("special", false);
       t.single_word = a.value("single_word", false);
       t.lstrip = a.value("lstrip", false);
@@ -225,11 +360,8 @@ struct Loader {
   }
 
   int32_t IdOf(const std::string& token) const {
-    const auto& names = tok->id_to_token;
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (names[i] == token) return static_cast<int32_t>(i);
-    }
-    return -1;
+    const auto it = tok->token_to_id.find(token);
+    return it == tok->token_to_id.end() ? -1 : it->second;
   }
 
   enc_status Special(const std::string& where, const std::string& token,
@@ -285,6 +417,11 @@ struct Loader {
     PostProcessor& post = tok->post;
     if (p.is_null()) return ENC_OK;
     const std::string type = p.value("type", "");
+    if (type == "ByteLevel") {  // offsets trimming only, no special tokens
+      post.trim_offsets = p.value("trim_offsets", true);
+      post.add_prefix_space = p.value("add_prefix_space", true);
+      return ENC_OK;
+    }
     post.present = true;
     if (type == "TemplateProcessing") {
       const json specials = p.value("special_tokens", json::object());
@@ -310,6 +447,10 @@ struct Loader {
         return s;
       }
       const bool bert = type == "BertProcessing";
+      if (!bert) {
+        post.trim_offsets = p.value("trim_offsets", true);
+        post.add_prefix_space = p.value("add_prefix_space", true);
+      }
       s1 = s0;
       s1.type_id = bert ? 1 : 0;
       const TemplatePiece a{true, 0, {}, 0}, b{true, 1, {}, bert ? 1 : 0};
@@ -328,13 +469,17 @@ struct Loader {
   enc_status Decoder(const json& d) {
     if (d.is_null()) return ENC_OK;
     const std::string type = d.value("type", "");
-    if (type != "WordPiece") {
-      return Bad("decoder", "type \"" + type + "\" is not implemented yet");
+    if (type == "WordPiece") {
+      tok->decoder.kind = DecoderKind::kWordPiece;
+      tok->decoder.prefix = d.value("prefix", "##");
+      tok->decoder.cleanup = d.value("cleanup", true);
+      return ENC_OK;
     }
-    tok->decoder.present = true;
-    tok->decoder.prefix = d.value("prefix", "##");
-    tok->decoder.cleanup = d.value("cleanup", true);
-    return ENC_OK;
+    if (type == "ByteLevel") {
+      tok->decoder.kind = DecoderKind::kByteLevel;
+      return ENC_OK;
+    }
+    return Bad("decoder", "type \"" + type + "\" is not implemented yet");
   }
 
   enc_status TruncationAndPadding(const json& t, const json& p) {
@@ -441,7 +586,8 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
     }
     ++id;
   }
-  WordPiece& w = tok->model;
+  tok->model = ModelKind::kWordPiece;
+  WordPiece& w = tok->wordpiece;
   const auto unk = w.vocab.find("[UNK]");
   if (unk == w.vocab.end()) return l.Bad("vocabulary", "no [UNK]");
   w.unk_id = unk->second;
@@ -467,8 +613,8 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   tok->normalizer.lowercase = lowercase;
   tok->normalizer.strip_accents = lowercase;
   tok->has_normalizer = true;
-  tok->bert_pre_tokenizer = true;
-  tok->decoder.present = true;
+  tok->pre_tokenizer = PreTokenizerKind::kBert;
+  tok->decoder.kind = DecoderKind::kWordPiece;
   const auto pad = w.vocab.find("[PAD]");
   tok->padding.pad_id = pad != w.vocab.end() ? pad->second : 0;
   l.Finish();

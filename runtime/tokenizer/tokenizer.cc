@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "src/status.h"
+#include "tokenizer/byte_level.h"
 #include "tokenizer/unicode.h"
 
 namespace enc {
@@ -112,7 +113,8 @@ bool IsWordChar(char32_t c) { return c == '_' || IsAlphanumeric(c); }
 // text for the model.
 struct Span {
   size_t first, last;
-  int32_t added_id;  // -1: text
+  int32_t added_id;                    // -1: text
+  size_t content_first, content_last;  // an added token without its strips
 };
 
 // Splits cps [0, n) by the added tokens whose `normalized` flag is
@@ -150,12 +152,15 @@ std::vector<Span> SplitAdded(const std::vector<char32_t>& cps,
     if (added[best].rstrip) {
       while (last < n && IsWhitespace(cps[last])) ++last;
     }
-    if (first > text_start) spans.push_back({text_start, first, -1});
-    // The token's offsets are its content's; stripped spaces go with it.
-    spans.push_back({i, i + added[best].cps.size(), added[best].id});
+    if (first > text_start) {
+      spans.push_back({text_start, first, -1, text_start, first});
+    }
+    // The token spans the whitespace it strips, as in HF.
+    spans.push_back(
+        {first, last, added[best].id, i, i + added[best].cps.size()});
     text_start = i = last;
   }
-  if (text_start < n) spans.push_back({text_start, n, -1});
+  if (text_start < n) spans.push_back({text_start, n, -1, text_start, n});
   return spans;
 }
 
@@ -169,6 +174,71 @@ using enc::tok::Span;
 using enc::tok::SplitAdded;
 using enc::tok::Token;
 
+void enc_tokenizer::Model(const NormalizedText& text, size_t first, size_t last,
+                          std::string* scratch, std::vector<Token>* out) const {
+  switch (model) {
+    case enc::tok::ModelKind::kWordPiece:
+      wordpiece.Tokenize(text, first, last, scratch, out);
+      return;
+    case enc::tok::ModelKind::kBpe:
+      bpe.Tokenize(text, first, last, scratch, out);
+      return;
+  }
+}
+
+void enc_tokenizer::PreTokenize(const NormalizedText& text, size_t first,
+                                size_t last, std::vector<Token>* out) const {
+  std::string scratch;
+  switch (pre_tokenizer) {
+    case enc::tok::PreTokenizerKind::kNone:
+      Model(text, first, last, &scratch, out);
+      return;
+    case enc::tok::PreTokenizerKind::kBert: {
+      // Whitespace removed, punctuation isolated.
+      size_t word = first;
+      for (size_t i = first; i <= last; ++i) {
+        const bool at_end = i == last;
+        const bool space = !at_end && enc::tok::IsWhitespace(text.cps[i]);
+        const bool punct =
+            !at_end && !space && enc::tok::IsBertPunctuation(text.cps[i]);
+        if (at_end || space || punct) {
+          if (i > word) Model(text, word, i, &scratch, out);
+          if (punct) Model(text, i, i + 1, &scratch, out);
+          word = i + 1;
+        }
+      }
+      return;
+    }
+    case enc::tok::PreTokenizerKind::kByteLevel: {
+      // A prefix space is an empty range before the code point it precedes.
+      NormalizedText spaced;
+      const NormalizedText* from = &text;
+      if (byte_level.add_prefix_space && text.cps[first] != ' ') {
+        spaced.Push(' ', text.begin[first], text.begin[first]);
+        for (size_t i = first; i < last; ++i) {
+          spaced.Push(text.cps[i], text.begin[i], text.end[i]);
+        }
+        from = &spaced;
+        last = spaced.size();
+        first = 0;
+      }
+      std::vector<std::pair<size_t, size_t>> words;
+      if (byte_level.use_regex) {
+        enc::tok::ByteLevelSplit(*from, first, last, &words);
+      } else {
+        words.emplace_back(first, last);
+      }
+      NormalizedText bytes;
+      for (const auto& [b, e] : words) {
+        bytes.Clear();
+        enc::tok::AppendByteLevel(*from, b, e, &bytes);
+        Model(bytes, 0, bytes.size(), &scratch, out);
+      }
+      return;
+    }
+  }
+}
+
 enc_status enc_tokenizer::EncodeSequence(std::string_view text,
                                          std::vector<Token>* out) const {
   out->clear();
@@ -179,10 +249,11 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
     return Fail(ENC_ERR_INPUT, "text is not valid UTF-8 at byte %lld",
                 static_cast<long long>(bad));
   }
-  std::string scratch;
   for (const Span& raw : SplitAdded(cps, added, false)) {
     if (raw.added_id >= 0) {
-      out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last]});
+      out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last],
+                           starts[raw.content_first] - starts[raw.first],
+                           starts[raw.last] - starts[raw.content_last]});
       continue;
     }
     const std::vector<char32_t> piece(cps.begin() + raw.first,
@@ -200,22 +271,12 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
     for (const Span& s : SplitAdded(norm.cps, added, true)) {
       if (s.added_id >= 0) {
         out->push_back(
-            Token{s.added_id, norm.begin[s.first], norm.end[s.last - 1]});
+            Token{s.added_id, norm.begin[s.first], norm.end[s.last - 1],
+                  norm.begin[s.content_first] - norm.begin[s.first],
+                  norm.end[s.last - 1] - norm.end[s.content_last - 1]});
         continue;
       }
-      // BertPreTokenizer: whitespace removed, punctuation isolated.
-      size_t word = s.first;
-      for (size_t i = s.first; i <= s.last; ++i) {
-        const bool at_end = i == s.last;
-        const bool space = !at_end && enc::tok::IsWhitespace(norm.cps[i]);
-        const bool punct =
-            !at_end && !space && enc::tok::IsBertPunctuation(norm.cps[i]);
-        if (at_end || space || punct) {
-          if (i > word) model.Tokenize(norm, word, i, &scratch, out);
-          if (punct) model.Tokenize(norm, i, i + 1, &scratch, out);
-          word = i + 1;
-        }
-      }
+      PreTokenize(norm, s.first, s.last, out);
     }
   }
   return ENC_OK;
@@ -312,6 +373,15 @@ enc_status enc_tokenizer::Encode(std::string_view text,
           Truncate(truncation, added, &a, pair != nullptr ? &b : nullptr)) {
     return s;
   }
+  if (post.trim_offsets) {
+    for (std::vector<Token>* seq : {&a, &b}) {
+      for (size_t i = 0; i < seq->size(); ++i) {
+        Token& t = (*seq)[i];
+        enc::tok::TrimByteLevelOffsets(id_to_token[t.id], post.add_prefix_space,
+                                       i == 0 || t.begin == 0, &t);
+      }
+    }
+  }
   const std::vector<Token>* seqs[2] = {&a, &b};
   if (special) {
     for (const auto& piece : pair != nullptr ? post.pair : post.single) {
@@ -348,27 +418,13 @@ enc_status enc_tokenizer::Encode(std::string_view text,
   return ENC_OK;
 }
 
-enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
-                                 bool skip_special, std::string* out) const {
-  out->clear();
-  std::vector<const std::string*> tokens;
-  for (int32_t i = 0; i < count; ++i) {
-    const int32_t id = ids[i];
-    if (id < 0 || static_cast<size_t>(id) >= id_to_token.size() ||
-        id_to_token[id].empty()) {
-      return Fail(ENC_ERR_INPUT, "decode: id %d at %d is not in the vocabulary",
-                  id, i);
-    }
-    if (skip_special && is_special[id]) continue;
-    tokens.push_back(&id_to_token[id]);
-  }
-  if (!decoder.present) {
-    for (size_t i = 0; i < tokens.size(); ++i) {
-      if (i > 0) out->push_back(' ');
-      out->append(*tokens[i]);
-    }
-    return ENC_OK;
-  }
+namespace {
+
+// HF's WordPiece decoder: pieces joined, the prefix of continuations
+// removed, spaces elsewhere, and its cleanup of spaces before punctuation.
+void DecodeWordPiece(const enc::tok::Decoder& decoder,
+                     const std::vector<const std::string*>& tokens,
+                     std::string* out) {
   for (size_t i = 0; i < tokens.size(); ++i) {
     std::string t = *tokens[i];
     if (i != 0) {
@@ -392,6 +448,43 @@ enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
       }
     }
     out->append(t);
+  }
+}
+
+}  // namespace
+
+enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
+                                 bool skip_special, std::string* out) const {
+  out->clear();
+  std::vector<const std::string*> tokens;
+  for (int32_t i = 0; i < count; ++i) {
+    const int32_t id = ids[i];
+    if (id < 0 || static_cast<size_t>(id) >= id_to_token.size() ||
+        id_to_token[id].empty()) {
+      return Fail(ENC_ERR_INPUT, "decode: id %d at %d is not in the vocabulary",
+                  id, i);
+    }
+    if (skip_special && is_special[id]) continue;
+    tokens.push_back(&id_to_token[id]);
+  }
+  switch (decoder.kind) {
+    case enc::tok::DecoderKind::kNone:
+      for (size_t i = 0; i < tokens.size(); ++i) {
+        if (i > 0) out->push_back(' ');
+        out->append(*tokens[i]);
+      }
+      return ENC_OK;
+    case enc::tok::DecoderKind::kByteLevel: {
+      std::string bytes;
+      for (const std::string* t : tokens) {
+        enc::tok::AppendByteLevelBytes(*t, &bytes);
+      }
+      enc::tok::AppendUtf8Lossy(bytes, out);
+      return ENC_OK;
+    }
+    case enc::tok::DecoderKind::kWordPiece:
+      DecodeWordPiece(decoder, tokens, out);
+      return ENC_OK;
   }
   return ENC_OK;
 }

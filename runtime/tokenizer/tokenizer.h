@@ -13,24 +13,11 @@
 #include <vector>
 
 #include "enc/tokenizer.h"
+#include "tokenizer/bpe.h"
+#include "tokenizer/normalized.h"
 
 namespace enc {
 namespace tok {
-
-// Text after normalization: each code point with the byte range of the
-// original text it came from (an inserted or expanded code point has the
-// range of the one it replaced), so that token offsets point into the input.
-struct NormalizedText {
-  std::vector<char32_t> cps;
-  std::vector<int64_t> begin, end;
-
-  void Push(char32_t c, int64_t b, int64_t e) {
-    cps.push_back(c);
-    begin.push_back(b);
-    end.push_back(e);
-  }
-  size_t size() const { return cps.size(); }
-};
 
 // HF's BertNormalizer (strip_accents null follows lowercase).
 struct BertNormalizer {
@@ -41,12 +28,6 @@ struct BertNormalizer {
 
   NormalizedText Apply(const std::vector<char32_t>& cps,
                        const std::vector<int64_t>& starts, int64_t base) const;
-};
-
-// One token of the model, before post-processing.
-struct Token {
-  int32_t id;
-  int64_t begin, end;  // bytes of the original text
 };
 
 // WordPiece: greedy longest match from the left, "##" pieces after the
@@ -81,8 +62,12 @@ struct TemplatePiece {
 };
 
 struct PostProcessor {
-  bool present = false;
+  bool present = false;  // special tokens and type ids from the templates
   std::vector<TemplatePiece> single, pair;
+  // ByteLevel's offsets trimming (RobertaProcessing and ByteLevel's own
+  // post-processor), with or without special tokens.
+  bool trim_offsets = false;
+  bool add_prefix_space = false;
   // Tokens added around one text and around a pair (for truncation).
   int32_t Added(bool is_pair) const;
 };
@@ -99,10 +84,21 @@ struct Padding {
   std::string pad_token = "[PAD]";
 };
 
-struct WordPieceDecoder {
-  bool present = false;
-  std::string prefix = "##";
-  bool cleanup = true;
+// The pieces a file can choose, one enum each: switches over them have no
+// default arm, so a new choice fails to compile until every step has it.
+enum class ModelKind { kWordPiece, kBpe };
+enum class PreTokenizerKind { kNone, kBert, kByteLevel };
+enum class DecoderKind { kNone, kWordPiece, kByteLevel };
+
+struct ByteLevelPreTokenizer {
+  bool add_prefix_space = false;  // a space before each text that lacks one
+  bool use_regex = true;          // GPT-2's split; else one word per text
+};
+
+struct Decoder {
+  DecoderKind kind = DecoderKind::kNone;
+  std::string prefix = "##";  // WordPiece
+  bool cleanup = true;        // WordPiece
 };
 
 }  // namespace tok
@@ -118,15 +114,19 @@ struct enc_encoding {
 struct enc_tokenizer {
   enc::tok::BertNormalizer normalizer;
   bool has_normalizer = false;
-  bool bert_pre_tokenizer = false;
-  enc::tok::WordPiece model;
+  enc::tok::PreTokenizerKind pre_tokenizer = enc::tok::PreTokenizerKind::kNone;
+  enc::tok::ByteLevelPreTokenizer byte_level;
+  enc::tok::ModelKind model = enc::tok::ModelKind::kWordPiece;
+  enc::tok::WordPiece wordpiece;
+  enc::tok::Bpe bpe;
   std::vector<enc::tok::AddedToken> added;  // longest first
   enc::tok::PostProcessor post;
   enc::tok::Truncation truncation;
   enc::tok::Padding padding;
-  enc::tok::WordPieceDecoder decoder;
+  enc::tok::Decoder decoder;
   std::vector<std::string> id_to_token;  // "" where no token has the id
-  std::vector<bool> is_special;          // by id
+  std::unordered_map<std::string, int32_t> token_to_id;  // model and added
+  std::vector<bool> is_special;                          // by id
 
   // Encodes one text (with its pair, or null), as enc_tokenizer_encode.
   enc_status Encode(std::string_view text, const std::string_view* pair,
@@ -137,6 +137,14 @@ struct enc_tokenizer {
   // The tokens of one input before post-processing.
   enc_status EncodeSequence(std::string_view text,
                             std::vector<enc::tok::Token>* out) const;
+
+ private:
+  // The pre-tokenizer and the model over text[first, last), a span that is
+  // not an added token.
+  void PreTokenize(const enc::tok::NormalizedText& text, size_t first,
+                   size_t last, std::vector<enc::tok::Token>* out) const;
+  void Model(const enc::tok::NormalizedText& text, size_t first, size_t last,
+             std::string* scratch, std::vector<enc::tok::Token>* out) const;
 };
 
 #endif  // ENC_RUNTIME_TOKENIZER_TOKENIZER_H_

@@ -106,17 +106,25 @@ bool IsMarkNonspacing(char32_t c) {
   return c >= 0x300 && Category(c) == UTF8PROC_CATEGORY_MN;
 }
 
-bool IsAlphanumeric(char32_t c) {
-  if (c < 0x80) {
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-           (c >= 'A' && c <= 'Z');
-  }
+bool IsAlphanumeric(char32_t c) { return IsLetter(c) || IsNumber(c); }
+
+bool IsLetter(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   switch (Category(c)) {
     case UTF8PROC_CATEGORY_LU:
     case UTF8PROC_CATEGORY_LL:
     case UTF8PROC_CATEGORY_LT:
     case UTF8PROC_CATEGORY_LM:
     case UTF8PROC_CATEGORY_LO:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsNumber(char32_t c) {
+  if (c < 0x80) return c >= '0' && c <= '9';
+  switch (Category(c)) {
     case UTF8PROC_CATEGORY_ND:
     case UTF8PROC_CATEGORY_NL:
     case UTF8PROC_CATEGORY_NO:

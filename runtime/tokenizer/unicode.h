@@ -36,6 +36,9 @@ bool IsChineseChar(char32_t c);
 bool IsMarkNonspacing(char32_t c);  // Mn
 // Rust's char::is_alphanumeric: the L* and N* categories.
 bool IsAlphanumeric(char32_t c);
+// \p{L} and \p{N} of the regular expressions HF's pre-tokenizers use.
+bool IsLetter(char32_t c);
+bool IsNumber(char32_t c);
 
 // The canonical decomposition (NFD) of c, appended to out.
 void AppendNfd(char32_t c, std::vector<char32_t>* out);

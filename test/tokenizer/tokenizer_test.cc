@@ -85,10 +85,10 @@ TEST(Tokenizer, BrokenFilesAreRefusedNamingWhat) {
   EXPECT_NE(OpenError(Write("cut.json", small.substr(0, small.size() / 2)))
                 .find("JSON"),
             std::string::npos);
-  std::string bpe = small;
-  bpe.replace(bpe.find("WordPiece"), 9, "BPE");
-  EXPECT_NE(OpenError(Write("bpe.json", bpe))
-                .find("model: type \"BPE\" is not implemented"),
+  std::string other = small;
+  other.replace(other.find("WordPiece"), 9, "WordLevel");
+  EXPECT_NE(OpenError(Write("other.json", other))
+                .find("model: type \"WordLevel\" is not implemented"),
             std::string::npos);
   std::string dup = small;
   dup.replace(dup.find("\"##s\": 4"), 8, "\"##s\": 3");
@@ -190,12 +190,80 @@ TEST(Tokenizer, ArgumentsAndBatch) {
 }
 
 // One tokenizer, two threads, the same answers as one thread.
-TEST(Tokenizer, ConcurrentEncodesAgree) {
+// A byte-level BPE: "h" "e" "l" "o" and the space's 'Ġ' (U+0120), merged
+// to "he", "ll", "hell", "hello".
+const char* kBpe = R"({"model": {"type": "BPE", "dropout": null,
+  "unk_token": null, "vocab": {"h": 0, "e": 1, "l": 2, "o": 3, "\u0120": 4,
+  "he": 5, "ll": 6, "hell": 7, "hello": 8},
+  "merges": ["h e", "l l", "he ll", "hell o"]},
+  "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": false},
+  "decoder": {"type": "ByteLevel"}})";
+
+TEST(Tokenizer, BytePairEncoding) {
   Tok tok;
-  ASSERT_EQ(
-      enc_tokenizer_open(
-          (kInputs + "/bert-base-uncased/tokenizer.json").c_str(), &tok.t),
-      ENC_OK);
+  ASSERT_EQ(enc_tokenizer_open(Write("bpe.json", kBpe).c_str(), &tok.t), ENC_OK)
+      << enc_last_error();
+  // "hello" merges fully; " hel" has no merge with 'Ġ', "l" stays alone;
+  // bytes outside the vocabulary are dropped (no unk_token), as in HF.
+  EXPECT_EQ(Ids(tok.t, "hello hel!"), (std::vector<int32_t>{8, 4, 5, 2}));
+  const int32_t ids[] = {8, 4, 7, 3};
+  char buf[32];
+  size_t needed = 0;
+  ASSERT_EQ(enc_tokenizer_decode(tok.t, ids, 4, 1, buf, sizeof buf, &needed),
+            ENC_OK);
+  EXPECT_STREQ(buf, "hello hello");
+}
+
+TEST(Tokenizer, BrokenBpeFilesAreRefusedNamingWhat) {
+  const std::string bpe = kBpe;
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = bpe;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  EXPECT_NE(OpenError(Write("m1.json", with("\"he ll\"", "\"he xx\"")))
+                .find("model.merges[2]: \"xx\" is not in the vocabulary"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("m2.json", with("\"l l\"", "\"ll\"")))
+                .find("model.merges[1]: \"ll\" is not two tokens"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("m3.json", with("\"l l\"", "3")))
+                .find("model.merges[1]: neither"),
+            std::string::npos);
+  // The merged token must exist too: "o h" would make "oh".
+  EXPECT_NE(OpenError(Write("m4.json", with("\"h e\"", "\"o h\"")))
+                .find("\"oh\" is not in the vocabulary"),
+            std::string::npos);
+  EXPECT_NE(
+      OpenError(Write("d.json", with("\"dropout\": null", "\"dropout\": 0.1")))
+          .find("model.dropout"),
+      std::string::npos);
+  EXPECT_NE(OpenError(Write("u.json", with("\"unk_token\": null",
+                                           "\"unk_token\": \"<unk>\"")))
+                .find("\"<unk>\" is not in the vocabulary"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("v.json", with("\"ll\": 6", "\"ll\": 5")))
+                .find("id 5 is both"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("nm.json", with("\"merges\"", "\"merged\"")))
+                .find("model.merges: missing"),
+            std::string::npos);
+}
+
+void ConcurrentEncodesAgreeOn(const std::string& path);
+
+TEST(Tokenizer, ConcurrentEncodesAgree) {
+  // WordPiece, and BPE with its per-thread cache of words.
+  for (const char* file :
+       {"/bert-base-uncased/tokenizer.json", "/roberta-base/tokenizer.json"}) {
+    ConcurrentEncodesAgreeOn(kInputs + file);
+  }
+}
+
+void ConcurrentEncodesAgreeOn(const std::string& path) {
+  SCOPED_TRACE(path);
+  Tok tok;
+  ASSERT_EQ(enc_tokenizer_open(path.c_str(), &tok.t), ENC_OK);
   std::vector<std::string> texts;
   for (int i = 0; i < 200; ++i) {
     texts.push_back("sentence number " + std::to_string(i) +

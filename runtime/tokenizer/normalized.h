@@ -1,0 +1,46 @@
+// The text the tokenizer's pieces pass along (tokenizer/tokenizer.h): code
+// points after normalization, each with the byte range of the original text
+// it came from, and the tokens a model makes of it.
+#ifndef ENC_RUNTIME_TOKENIZER_NORMALIZED_H_
+#define ENC_RUNTIME_TOKENIZER_NORMALIZED_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace enc {
+namespace tok {
+
+// Text after normalization: each code point with the byte range of the
+// original text it came from (an inserted or expanded code point has the
+// range of the one it replaced), so that token offsets point into the input.
+struct NormalizedText {
+  std::vector<char32_t> cps;
+  std::vector<int64_t> begin, end;
+
+  void Push(char32_t c, int64_t b, int64_t e) {
+    cps.push_back(c);
+    begin.push_back(b);
+    end.push_back(e);
+  }
+  void Clear() {
+    cps.clear();
+    begin.clear();
+    end.clear();
+  }
+  size_t size() const { return cps.size(); }
+};
+
+// One token of the model, before post-processing.
+struct Token {
+  int32_t id;
+  int64_t begin, end;  // bytes of the original text
+  // An added token's lstrip/rstrip whitespace, in bytes at either end of
+  // [begin, end): HF's token spans it (ByteLevel's trimming may drop it).
+  int64_t stripped_begin = 0, stripped_end = 0;
+};
+
+}  // namespace tok
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_TOKENIZER_NORMALIZED_H_

@@ -1,0 +1,75 @@
+"""Writes variants of a byte-level BPE tokenizer.json (RoBERTa's) that
+exercise the pieces the published file leaves at one setting, for
+tokenizer.test to hold against Hugging Face `tokenizers`:
+
+  prefix.json      add_prefix_space on (pre-tokenizer and post-processor)
+  notrim.json      trim_offsets off
+  noregex.json     ByteLevel without GPT-2's split
+  modernbert.json  ModernBERT's shape: [CLS] A [SEP] (B [SEP], type 1) by
+                   TemplateProcessing, added tokens that lstrip, rstrip,
+                   single_word and normalized=false
+
+  make_variants.py ROBERTA_TOKENIZER_JSON OUT_DIR
+"""
+import copy
+import json
+import os
+import sys
+
+
+def added(id_, content, special, **flags):
+    token = {"id": id_, "content": content, "single_word": False,
+             "lstrip": False, "rstrip": False, "normalized": not special,
+             "special": special}
+    token.update(flags)
+    return token
+
+
+def main():
+    source, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    with open(source, encoding="utf-8") as f:
+        base = json.load(f)
+
+    def write(name, j):
+        with open(os.path.join(out, name), "w", encoding="utf-8") as f:
+            json.dump(j, f, ensure_ascii=False)
+
+    j = copy.deepcopy(base)
+    j["pre_tokenizer"]["add_prefix_space"] = True
+    j["post_processor"]["add_prefix_space"] = True
+    write("prefix.json", j)
+
+    j = copy.deepcopy(base)
+    j["post_processor"]["trim_offsets"] = False
+    write("notrim.json", j)
+
+    j = copy.deepcopy(base)
+    j["pre_tokenizer"]["use_regex"] = False
+    write("noregex.json", j)
+
+    j = copy.deepcopy(base)
+    n = len(j["model"]["vocab"])
+    j["added_tokens"] += [
+        added(n, "[CLS]", True), added(n + 1, "[SEP]", True),
+        added(n + 2, "[MASK]", True, lstrip=True),
+        added(n + 3, "<|endoftext|>", False, rstrip=True, normalized=False),
+        added(n + 4, "hello", False, single_word=True),
+    ]
+    cls = {"SpecialToken": {"id": "[CLS]", "type_id": 0}}
+    sep = lambda t: {"SpecialToken": {"id": "[SEP]", "type_id": t}}
+    seq = lambda s, t: {"Sequence": {"id": s, "type_id": t}}
+    j["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [cls, seq("A", 0), sep(0)],
+        "pair": [cls, seq("A", 0), sep(0), seq("B", 1), sep(1)],
+        "special_tokens": {
+            "[CLS]": {"id": "[CLS]", "ids": [n], "tokens": ["[CLS]"]},
+            "[SEP]": {"id": "[SEP]", "ids": [n + 1], "tokens": ["[SEP]"]},
+        },
+    }
+    write("modernbert.json", j)
+
+
+if __name__ == "__main__":
+    main()
