@@ -111,33 +111,40 @@ void AppendByteLevel(const NormalizedText& text, size_t first, size_t last,
 }
 
 void TrimByteLevelOffsets(const std::string& token, bool add_prefix_space,
-                          bool first, Token* t) {
+                          bool first, std::string_view text, Token* t) {
   std::vector<char32_t> cps;
   std::vector<int64_t> starts;
   int64_t bad = 0;
   if (!DecodeUtf8(token, &cps, &starts, &bad)) return;
   const char32_t space = ByteToChar(' ');
   auto is_space = [&](char32_t c) { return c == space || IsWhitespace(c); };
-  // HF counts code points and moves code point offsets; these offsets are
-  // bytes, so each space moves them by its bytes in the text ('Ġ' is one).
-  auto bytes_of = [&](size_t i) {
-    return cps[i] == space ? int64_t{1} : starts[i + 1] - starts[i];
-  };
   const size_t n = cps.size();
-  size_t lead_cps = 0, trail_cps = 0;
-  int64_t lead = t->stripped_begin, trail = t->stripped_end;
-  while (lead_cps < n && is_space(cps[lead_cps])) lead += bytes_of(lead_cps++);
-  while (trail_cps < n && is_space(cps[n - 1 - trail_cps])) {
-    trail += bytes_of(n - 1 - trail_cps++);
+  int64_t lead = 0, trail = 0;
+  while (static_cast<size_t>(lead) < n && is_space(cps[lead])) ++lead;
+  while (static_cast<size_t>(trail) < n && is_space(cps[n - 1 - trail])) {
+    ++trail;
   }
+  lead += t->stripped_begin;
+  trail += t->stripped_end;
+  auto continuation = [&](int64_t at) {
+    return at < static_cast<int64_t>(text.size()) &&
+           (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;
+  };
   if (lead > 0) {
-    if (first && add_prefix_space && lead_cps == 1 && t->stripped_begin == 0) {
-      lead = 0;
+    if (first && add_prefix_space && lead == 1) lead = 0;
+    for (int64_t k = 0; k < lead && t->begin < t->end; ++k) {
+      ++t->begin;  // one code point on
+      while (t->begin < t->end && continuation(t->begin)) ++t->begin;
     }
-    t->begin = std::min(t->begin + lead, t->end);
   }
-  if (trail > 0 && t->end >= trail) {
-    t->end = std::max(t->end - trail, t->begin);
+  if (trail > 0) {
+    // HF moves the end back only when that many code points precede it.
+    int64_t at = t->end, k = 0;
+    for (; k < trail && at > 0; ++k) {
+      --at;
+      while (at > 0 && continuation(at)) --at;
+    }
+    if (k == trail) t->end = std::max(at, t->begin);
   }
 }
 

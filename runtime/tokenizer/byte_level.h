@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,8 +39,10 @@ void AppendByteLevel(const NormalizedText& text, size_t first, size_t last,
 // and trailing spaces ('Ġ' or whitespace, and an added token's stripped
 // whitespace) leave its offsets; the prefix space of the first token stays
 // when add_prefix_space put it there.
+// HF trims code point offsets; these are bytes of `text`, the token's
+// input, so they move by whole code points of it.
 void TrimByteLevelOffsets(const std::string& token, bool add_prefix_space,
-                          bool first, Token* t);
+                          bool first, std::string_view text, Token* t);
 
 // ByteLevel's decoder: each token's code points through the table back to
 // bytes (a token with a code point outside it as its own UTF-8), appended

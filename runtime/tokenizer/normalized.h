@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace enc {
@@ -31,12 +32,23 @@ struct NormalizedText {
   size_t size() const { return cps.size(); }
 };
 
+// A normalizer's output as Hugging Face's NormalizedString::transform takes
+// it: each code point with its change, 0 for one that replaces the next
+// input code point, +1 for one inserted (it gets the range of the input
+// code point before), -n for one that replaces the next input code point
+// and removes n more. `out` gets the code points with their ranges; input
+// left over is dropped, as in HF.
+void ApplyChanges(const NormalizedText& in,
+                  const std::vector<std::pair<char32_t, int>>& changes,
+                  NormalizedText* out);
+
 // One token of the model, before post-processing.
 struct Token {
   int32_t id;
   int64_t begin, end;  // bytes of the original text
-  // An added token's lstrip/rstrip whitespace, in bytes at either end of
-  // [begin, end): HF's token spans it (ByteLevel's trimming may drop it).
+  // An added token's lstrip/rstrip whitespace, in code points at either
+  // end of [begin, end): HF's token spans it (ByteLevel's trimming may
+  // drop it).
   int64_t stripped_begin = 0, stripped_end = 0;
 };
 

@@ -210,11 +210,12 @@ void enc_tokenizer::PreTokenize(const NormalizedText& text, size_t first,
       return;
     }
     case enc::tok::PreTokenizerKind::kByteLevel: {
-      // A prefix space is an empty range before the code point it precedes.
+      // A prefix space has the range of the code point it precedes (HF's
+      // NormalizedString::prepend).
       NormalizedText spaced;
       const NormalizedText* from = &text;
       if (byte_level.add_prefix_space && text.cps[first] != ' ') {
-        spaced.Push(' ', text.begin[first], text.begin[first]);
+        spaced.Push(' ', text.begin[first], text.end[first]);
         for (size_t i = first; i < last; ++i) {
           spaced.Push(text.cps[i], text.begin[i], text.end[i]);
         }
@@ -252,8 +253,8 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
   for (const Span& raw : SplitAdded(cps, added, false)) {
     if (raw.added_id >= 0) {
       out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last],
-                           starts[raw.content_first] - starts[raw.first],
-                           starts[raw.last] - starts[raw.content_last]});
+                           static_cast<int64_t>(raw.content_first - raw.first),
+                           static_cast<int64_t>(raw.last - raw.content_last)});
       continue;
     }
     const std::vector<char32_t> piece(cps.begin() + raw.first,
@@ -270,10 +271,10 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
     }
     for (const Span& s : SplitAdded(norm.cps, added, true)) {
       if (s.added_id >= 0) {
-        out->push_back(
-            Token{s.added_id, norm.begin[s.first], norm.end[s.last - 1],
-                  norm.begin[s.content_first] - norm.begin[s.first],
-                  norm.end[s.last - 1] - norm.end[s.content_last - 1]});
+        out->push_back(Token{s.added_id, norm.begin[s.first],
+                             norm.end[s.last - 1],
+                             static_cast<int64_t>(s.content_first - s.first),
+                             static_cast<int64_t>(s.last - s.content_last)});
         continue;
       }
       PreTokenize(norm, s.first, s.last, out);
@@ -374,11 +375,13 @@ enc_status enc_tokenizer::Encode(std::string_view text,
     return s;
   }
   if (post.trim_offsets) {
-    for (std::vector<Token>* seq : {&a, &b}) {
-      for (size_t i = 0; i < seq->size(); ++i) {
-        Token& t = (*seq)[i];
+    const std::string_view texts[2] = {text, pair != nullptr ? *pair : ""};
+    std::vector<Token>* seqs[2] = {&a, &b};
+    for (int k = 0; k < 2; ++k) {
+      for (size_t i = 0; i < seqs[k]->size(); ++i) {
+        Token& t = (*seqs[k])[i];
         enc::tok::TrimByteLevelOffsets(id_to_token[t.id], post.add_prefix_space,
-                                       i == 0 || t.begin == 0, &t);
+                                       i == 0 || t.begin == 0, texts[k], &t);
       }
     }
   }

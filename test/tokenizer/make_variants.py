@@ -4,6 +4,7 @@ tokenizer.test to hold against Hugging Face `tokenizers`:
 
   prefix.json      add_prefix_space on (pre-tokenizer and post-processor)
   notrim.json      trim_offsets off
+  prefix_notrim.json  add_prefix_space on, trim_offsets off
   noregex.json     ByteLevel without GPT-2's split
   modernbert.json  ModernBERT's shape: [CLS] A [SEP] (B [SEP], type 1) by
                    TemplateProcessing, added tokens that lstrip, rstrip,
@@ -43,6 +44,12 @@ def main():
     j = copy.deepcopy(base)
     j["post_processor"]["trim_offsets"] = False
     write("notrim.json", j)
+
+    j = copy.deepcopy(base)
+    j["pre_tokenizer"]["add_prefix_space"] = True
+    j["post_processor"]["add_prefix_space"] = True
+    j["post_processor"]["trim_offsets"] = False
+    write("prefix_notrim.json", j)
 
     j = copy.deepcopy(base)
     j["pre_tokenizer"]["use_regex"] = False
