@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -126,36 +127,119 @@ struct Loader {
     return ENC_OK;
   }
 
-  enc_status Normalizer(const json& n) {
-    if (n.is_null()) return ENC_OK;
-    const std::string type = n.value("type", "");
-    if (type != "BertNormalizer") {
-      return Bad("normalizer", "type \"" + type + "\" is not implemented yet");
+  // A kind may appear once in a Sequence: each has one set of options.
+  template <typename Kind>
+  enc_status Once(const std::string& where, std::vector<Kind>* list, Kind kind,
+                  const std::string& type) const {
+    if (std::find(list->begin(), list->end(), kind) != list->end()) {
+      return Bad(where, "\"" + type + "\" appears twice in the sequence");
     }
-    BertNormalizer& b = tok->normalizer;
-    b.clean_text = n.value("clean_text", true);
-    b.handle_chinese_chars = n.value("handle_chinese_chars", true);
-    b.lowercase = n.value("lowercase", true);
-    const auto sa = n.find("strip_accents");
-    b.strip_accents =
-        sa == n.end() || sa->is_null() ? b.lowercase : sa->get<bool>();
-    tok->has_normalizer = true;
+    list->push_back(kind);
     return ENC_OK;
   }
 
-  enc_status PreTokenizer(const json& p) {
-    const std::string type = p.is_null() ? "null" : p.value("type", "");
-    if (type == "BertPreTokenizer") {
-      tok->pre_tokenizer = PreTokenizerKind::kBert;
+  enc_status Normalizer(const json& n, const std::string& where,
+                        int depth = 0) {
+    if (n.is_null()) return ENC_OK;
+    if (!n.is_object()) return Bad(where, "not an object");
+    const std::string type = n.value("type", "");
+    if (type == "Sequence" && depth == 0) {
+      const json list = n.value("normalizers", json());
+      if (!list.is_array()) return Bad(where, "normalizers is not a list");
+      for (size_t i = 0; i < list.size(); ++i) {
+        if (enc_status s =
+                Normalizer(list[i], where + "[" + std::to_string(i) + "]", 1)) {
+          return s;
+        }
+      }
       return ENC_OK;
+    }
+    if (type == "BertNormalizer") {
+      BertNormalizer& b = tok->bert_normalizer;
+      b.clean_text = n.value("clean_text", true);
+      b.handle_chinese_chars = n.value("handle_chinese_chars", true);
+      b.lowercase = n.value("lowercase", true);
+      const auto sa = n.find("strip_accents");
+      b.strip_accents =
+          sa == n.end() || sa->is_null() ? b.lowercase : sa->get<bool>();
+      return Once(where, &tok->normalizers, NormalizerKind::kBert, type);
+    }
+    if (type == "Precompiled") {
+      const json map = n.value("precompiled_charsmap", json());
+      if (map.is_null()) return ENC_OK;  // no map: nothing changes
+      std::string why;
+      if (!tok->precompiled.Parse(map.get<std::string>(), &why)) {
+        return Bad(where, why);
+      }
+      return Once(where, &tok->normalizers, NormalizerKind::kPrecompiled, type);
+    }
+    return Bad(where, "type \"" + type + "\" is not implemented yet");
+  }
+
+  enc_status Metaspace(const json& p, const std::string& where,
+                       enc::tok::Metaspace* m) const {
+    const std::string r = p.value("replacement", "\u2581");
+    std::vector<char32_t> cps;
+    std::vector<int64_t> starts;
+    int64_t bad = 0;
+    if (!DecodeUtf8(r, &cps, &starts, &bad) || cps.size() != 1) {
+      return Bad(where, "the replacement \"" + r + "\" is not one character");
+    }
+    m->replacement = cps[0];
+    const json scheme = p.value("prepend_scheme", json());
+    if (scheme.is_null()) {  // older files: add_prefix_space
+      m->prepend_scheme = p.value("add_prefix_space", true)
+                              ? PrependScheme::kAlways
+                              : PrependScheme::kNever;
+    } else {
+      const std::string v = scheme.get<std::string>();
+      if (v == "always") {
+        m->prepend_scheme = PrependScheme::kAlways;
+      } else if (v == "first") {
+        m->prepend_scheme = PrependScheme::kFirst;
+      } else if (v == "never") {
+        m->prepend_scheme = PrependScheme::kNever;
+      } else {
+        return Bad(where, "prepend_scheme \"" + v + "\"");
+      }
+    }
+    m->split = p.value("split", true);
+    return ENC_OK;
+  }
+
+  enc_status PreTokenizer(const json& p, const std::string& where,
+                          int depth = 0) {
+    if (p.is_null()) return ENC_OK;
+    if (!p.is_object()) return Bad(where, "not an object");
+    const std::string type = p.value("type", "");
+    auto& list = tok->pre_tokenizers;
+    if (type == "Sequence" && depth == 0) {
+      const json steps = p.value("pretokenizers", json());
+      if (!steps.is_array()) return Bad(where, "pretokenizers is not a list");
+      for (size_t i = 0; i < steps.size(); ++i) {
+        if (enc_status s = PreTokenizer(
+                steps[i], where + "[" + std::to_string(i) + "]", 1)) {
+          return s;
+        }
+      }
+      return ENC_OK;
+    }
+    if (type == "BertPreTokenizer") {
+      return Once(where, &list, PreTokenizerKind::kBert, type);
+    }
+    if (type == "WhitespaceSplit") {
+      return Once(where, &list, PreTokenizerKind::kWhitespaceSplit, type);
     }
     if (type == "ByteLevel") {
-      tok->pre_tokenizer = PreTokenizerKind::kByteLevel;
       tok->byte_level.add_prefix_space = p.value("add_prefix_space", true);
       tok->byte_level.use_regex = p.value("use_regex", true);
-      return ENC_OK;
+      return Once(where, &list, PreTokenizerKind::kByteLevel, type);
     }
-    return Bad("pre_tokenizer", "type \"" + type + "\" is not implemented yet");
+    if (type == "Metaspace") {
+      if (enc_status s = Metaspace(p, where, &tok->metaspace)) return s;
+      return Once(where, &list, PreTokenizerKind::kMetaspace, type);
+    }
+    return Bad(where, "type \"" + type + "\" is not implemented yet");
   }
 
   enc_status WordPieceModel(const json& m) {
@@ -285,12 +369,54 @@ struct Loader {
     return ENC_OK;
   }
 
+  enc_status UnigramModel(const json& m) {
+    tok->model = ModelKind::kUnigram;
+    Unigram& u = tok->unigram;
+    const auto vocab = m.find("vocab");
+    if (vocab == m.end() || !vocab->is_array() || vocab->empty()) {
+      return Bad("model.vocab", "missing or empty");
+    }
+    u.scores.reserve(vocab->size());
+    for (size_t id = 0; id < vocab->size(); ++id) {
+      const json& e = (*vocab)[id];
+      const std::string where = "model.vocab[" + std::to_string(id) + "]";
+      if (!e.is_array() || e.size() != 2 || !e[0].is_string() ||
+          !e[1].is_number()) {
+        return Bad(where, "not a [piece, score] pair");
+      }
+      const std::string piece = e[0].get<std::string>();
+      const double score = e[1].get<double>();
+      if (!std::isfinite(score)) return Bad(where, "the score is not finite");
+      if (u.vocab.count(piece) != 0) {
+        return Bad(where, "the piece \"" + piece + "\" appears twice");
+      }
+      if (enc_status s = SetToken(where, piece, static_cast<int64_t>(id))) {
+        return s;
+      }
+      u.Add(piece, score);
+    }
+    const json unk = m.value("unk_id", json());
+    if (!unk.is_null()) {
+      const int64_t id = unk.get<int64_t>();
+      if (id < 0 || static_cast<size_t>(id) >= u.scores.size()) {
+        return Bad("model.unk_id",
+                   std::to_string(id) + " is not an id of the vocabulary");
+      }
+      u.unk_id = static_cast<int32_t>(id);
+    }
+    u.byte_fallback = m.value("byte_fallback", false);
+    return ENC_OK;
+  }
+
   enc_status Model(const json& m) {
     if (!m.is_object()) return Bad("model", "not an object");
-    // Old files give no type: WordPiece and BPE are told by their keys.
+    // Old files give no type: the models are told by their keys.
     std::string type = m.value("type", "");
     if (!m.contains("type")) {
-      if (m.contains("merges")) {
+      if (m.contains("unk_id") ||
+          (m.contains("vocab") && m["vocab"].is_array())) {
+        type = "Unigram";
+      } else if (m.contains("merges")) {
         type = "BPE";
       } else if (m.contains("continuing_subword_prefix")) {
         type = "WordPiece";
@@ -298,6 +424,7 @@ struct Loader {
     }
     if (type == "WordPiece") return WordPieceModel(m);
     if (type == "BPE") return BpeModel(m);
+    if (type == "Unigram") return UnigramModel(m);
     return Bad("model", "type \"" + type + "\" is not implemented yet");
   }
 
@@ -307,9 +434,18 @@ struct Loader {
     // Ids as HF's AddedVocabulary gives them, whatever the file's "id": a
     // token of the model's vocabulary (or added before) keeps its id, a new
     // one takes the next after the vocabulary and the added tokens.
-    const size_t model_size = tok->model == ModelKind::kBpe
-                                  ? tok->bpe.vocab.size()
-                                  : tok->wordpiece.vocab.size();
+    size_t model_size = 0;
+    switch (tok->model) {
+      case ModelKind::kWordPiece:
+        model_size = tok->wordpiece.vocab.size();
+        break;
+      case ModelKind::kBpe:
+        model_size = tok->bpe.vocab.size();
+        break;
+      case ModelKind::kUnigram:
+        model_size = tok->unigram.scores.size();
+        break;
+    }
     int64_t max_added = -1;
     for (const json& a : list) {
       AddedToken t;
@@ -479,6 +615,10 @@ struct Loader {
       tok->decoder.kind = DecoderKind::kByteLevel;
       return ENC_OK;
     }
+    if (type == "Metaspace") {
+      tok->decoder.kind = DecoderKind::kMetaspace;
+      return Metaspace(d, "decoder", &tok->decoder.metaspace);
+    }
     return Bad("decoder", "type \"" + type + "\" is not implemented yet");
   }
 
@@ -550,8 +690,12 @@ enc_status LoadJson(const char* path, const std::string& text,
   try {
     if (enc_status s = l.Model(j["model"])) return s;
     if (enc_status s = l.Added(j.value("added_tokens", json()))) return s;
-    if (enc_status s = l.Normalizer(j.value("normalizer", json()))) return s;
-    if (enc_status s = l.PreTokenizer(j.value("pre_tokenizer", json()))) {
+    if (enc_status s =
+            l.Normalizer(j.value("normalizer", json()), "normalizer")) {
+      return s;
+    }
+    if (enc_status s =
+            l.PreTokenizer(j.value("pre_tokenizer", json()), "pre_tokenizer")) {
       return s;
     }
     if (enc_status s = l.Post(j.value("post_processor", json()))) return s;
@@ -610,10 +754,10 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   tok->post.present = true;
   tok->post.single = {c, a, s0};
   tok->post.pair = {c, a, s0, b, s1};
-  tok->normalizer.lowercase = lowercase;
-  tok->normalizer.strip_accents = lowercase;
-  tok->has_normalizer = true;
-  tok->pre_tokenizer = PreTokenizerKind::kBert;
+  tok->bert_normalizer.lowercase = lowercase;
+  tok->bert_normalizer.strip_accents = lowercase;
+  tok->normalizers = {NormalizerKind::kBert};
+  tok->pre_tokenizers = {PreTokenizerKind::kBert};
   tok->decoder.kind = DecoderKind::kWordPiece;
   const auto pad = w.vocab.find("[PAD]");
   tok->padding.pad_id = pad != w.vocab.end() ? pad->second : 0;

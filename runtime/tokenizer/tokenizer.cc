@@ -12,17 +12,15 @@
 namespace enc {
 namespace tok {
 
-NormalizedText BertNormalizer::Apply(const std::vector<char32_t>& cps,
-                                     const std::vector<int64_t>& starts,
-                                     int64_t base) const {
+NormalizedText BertNormalizer::Apply(const NormalizedText& in) const {
   NormalizedText out;
-  out.cps.reserve(cps.size());
-  out.begin.reserve(cps.size());
-  out.end.reserve(cps.size());
+  out.cps.reserve(in.size());
+  out.begin.reserve(in.size());
+  out.end.reserve(in.size());
   std::vector<char32_t> parts, lowered;
-  for (size_t i = 0; i < cps.size(); ++i) {
-    char32_t c = cps[i];
-    const int64_t b = base + starts[i], e = base + starts[i + 1];
+  for (size_t i = 0; i < in.size(); ++i) {
+    char32_t c = in.cps[i];
+    const int64_t b = in.begin[i], e = in.end[i];
     if (clean_text) {
       if (c == 0 || c == 0xFFFD || IsBertControl(c)) continue;
       if (IsWhitespace(c)) c = ' ';
@@ -174,25 +172,31 @@ using enc::tok::Span;
 using enc::tok::SplitAdded;
 using enc::tok::Token;
 
-void enc_tokenizer::Model(const NormalizedText& text, size_t first, size_t last,
+bool enc_tokenizer::Model(const NormalizedText& text, size_t first, size_t last,
                           std::string* scratch, std::vector<Token>* out) const {
+  if (first >= last) return true;  // HF drops empty pieces
   switch (model) {
     case enc::tok::ModelKind::kWordPiece:
       wordpiece.Tokenize(text, first, last, scratch, out);
-      return;
+      return true;
     case enc::tok::ModelKind::kBpe:
       bpe.Tokenize(text, first, last, scratch, out);
-      return;
+      return true;
+    case enc::tok::ModelKind::kUnigram:
+      return unigram.Tokenize(text, first, last, scratch, out);
   }
+  return false;
 }
 
-void enc_tokenizer::PreTokenize(const NormalizedText& text, size_t first,
-                                size_t last, std::vector<Token>* out) const {
-  std::string scratch;
-  switch (pre_tokenizer) {
-    case enc::tok::PreTokenizerKind::kNone:
-      Model(text, first, last, &scratch, out);
-      return;
+bool enc_tokenizer::PreTokenize(size_t step, const NormalizedText& text,
+                                size_t first, size_t last, std::string* scratch,
+                                std::vector<Token>* out) const {
+  if (first >= last) return true;
+  if (step == pre_tokenizers.size()) {
+    return Model(text, first, last, scratch, out);
+  }
+  const size_t next = step + 1;
+  switch (pre_tokenizers[step]) {
     case enc::tok::PreTokenizerKind::kBert: {
       // Whitespace removed, punctuation isolated.
       size_t word = first;
@@ -202,12 +206,24 @@ void enc_tokenizer::PreTokenize(const NormalizedText& text, size_t first,
         const bool punct =
             !at_end && !space && enc::tok::IsBertPunctuation(text.cps[i]);
         if (at_end || space || punct) {
-          if (i > word) Model(text, word, i, &scratch, out);
-          if (punct) Model(text, i, i + 1, &scratch, out);
+          if (!PreTokenize(next, text, word, i, scratch, out)) return false;
+          if (punct && !PreTokenize(next, text, i, i + 1, scratch, out)) {
+            return false;
+          }
           word = i + 1;
         }
       }
-      return;
+      return true;
+    }
+    case enc::tok::PreTokenizerKind::kWhitespaceSplit: {
+      size_t word = first;
+      for (size_t i = first; i <= last; ++i) {
+        if (i == last || enc::tok::IsWhitespace(text.cps[i])) {
+          if (!PreTokenize(next, text, word, i, scratch, out)) return false;
+          word = i + 1;
+        }
+      }
+      return true;
     }
     case enc::tok::PreTokenizerKind::kByteLevel: {
       // A prefix space has the range of the code point it precedes (HF's
@@ -233,11 +249,47 @@ void enc_tokenizer::PreTokenize(const NormalizedText& text, size_t first,
       for (const auto& [b, e] : words) {
         bytes.Clear();
         enc::tok::AppendByteLevel(*from, b, e, &bytes);
-        Model(bytes, 0, bytes.size(), &scratch, out);
+        if (!PreTokenize(next, bytes, 0, bytes.size(), scratch, out)) {
+          return false;
+        }
       }
-      return;
+      return true;
+    }
+    case enc::tok::PreTokenizerKind::kMetaspace: {
+      const char32_t r = metaspace.replacement;
+      NormalizedText m;
+      bool prepend = false;
+      switch (metaspace.prepend_scheme) {
+        case enc::tok::PrependScheme::kAlways:
+          prepend = text.cps[first] != r && text.cps[first] != ' ';
+          break;
+        case enc::tok::PrependScheme::kFirst:
+          prepend = text.cps[first] != r && text.cps[first] != ' ' &&
+                    text.begin[first] == 0;
+          break;
+        case enc::tok::PrependScheme::kNever:
+          break;
+      }
+      if (prepend) m.Push(r, text.begin[first], text.end[first]);
+      for (size_t i = first; i < last; ++i) {
+        m.Push(text.cps[i] == ' ' ? r : text.cps[i], text.begin[i],
+               text.end[i]);
+      }
+      if (!metaspace.split) {
+        return PreTokenize(next, m, 0, m.size(), scratch, out);
+      }
+      // Split before each replacement (HF's MergedWithNext).
+      size_t word = 0;
+      for (size_t i = 1; i <= m.size(); ++i) {
+        if (i == m.size() || m.cps[i] == r) {
+          if (!PreTokenize(next, m, word, i, scratch, out)) return false;
+          word = i;
+        }
+      }
+      return true;
     }
   }
+  return false;
 }
 
 enc_status enc_tokenizer::EncodeSequence(std::string_view text,
@@ -250,6 +302,7 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
     return Fail(ENC_ERR_INPUT, "text is not valid UTF-8 at byte %lld",
                 static_cast<long long>(bad));
   }
+  std::string scratch;
   for (const Span& raw : SplitAdded(cps, added, false)) {
     if (raw.added_id >= 0) {
       out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last],
@@ -257,16 +310,18 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
                            static_cast<int64_t>(raw.last - raw.content_last)});
       continue;
     }
-    const std::vector<char32_t> piece(cps.begin() + raw.first,
-                                      cps.begin() + raw.last);
-    const std::vector<int64_t> piece_starts(starts.begin() + raw.first,
-                                            starts.begin() + raw.last + 1);
     NormalizedText norm;
-    if (has_normalizer) {
-      norm = normalizer.Apply(piece, piece_starts, 0);
-    } else {
-      for (size_t i = 0; i < piece.size(); ++i) {
-        norm.Push(piece[i], piece_starts[i], piece_starts[i + 1]);
+    for (size_t i = raw.first; i < raw.last; ++i) {
+      norm.Push(cps[i], starts[i], starts[i + 1]);
+    }
+    for (enc::tok::NormalizerKind n : normalizers) {
+      switch (n) {
+        case enc::tok::NormalizerKind::kBert:
+          norm = bert_normalizer.Apply(norm);
+          break;
+        case enc::tok::NormalizerKind::kPrecompiled:
+          norm = precompiled.Apply(norm);
+          break;
       }
     }
     for (const Span& s : SplitAdded(norm.cps, added, true)) {
@@ -277,7 +332,11 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
                              static_cast<int64_t>(s.last - s.content_last)});
         continue;
       }
-      PreTokenize(norm, s.first, s.last, out);
+      if (!PreTokenize(0, norm, s.first, s.last, &scratch, out)) {
+        return Fail(ENC_ERR_INPUT,
+                    "the text needs an unknown token and the tokenizer's "
+                    "model has no unk_id");
+      }
     }
   }
   return ENC_OK;
@@ -488,6 +547,26 @@ enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
     case enc::tok::DecoderKind::kWordPiece:
       DecodeWordPiece(decoder, tokens, out);
       return ENC_OK;
+    case enc::tok::DecoderKind::kMetaspace: {
+      // The replacement is a space, except in the first token when a
+      // prefix was put there (HF drops every one of that token's).
+      const enc::tok::Metaspace& m = decoder.metaspace;
+      std::vector<char32_t> cps;
+      std::vector<int64_t> starts;
+      int64_t bad = 0;
+      for (size_t i = 0; i < tokens.size(); ++i) {
+        if (!enc::tok::DecodeUtf8(*tokens[i], &cps, &starts, &bad)) continue;
+        for (char32_t c : cps) {
+          if (c != m.replacement) {
+            enc::tok::AppendUtf8(c, out);
+          } else if (i != 0 ||
+                     m.prepend_scheme == enc::tok::PrependScheme::kNever) {
+            out->push_back(' ');
+          }
+        }
+      }
+      return ENC_OK;
+    }
   }
   return ENC_OK;
 }

@@ -15,6 +15,8 @@
 #include "enc/tokenizer.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/normalized.h"
+#include "tokenizer/precompiled.h"
+#include "tokenizer/unigram.h"
 
 namespace enc {
 namespace tok {
@@ -26,8 +28,7 @@ struct BertNormalizer {
   bool strip_accents = true;
   bool lowercase = true;
 
-  NormalizedText Apply(const std::vector<char32_t>& cps,
-                       const std::vector<int64_t>& starts, int64_t base) const;
+  NormalizedText Apply(const NormalizedText& in) const;
 };
 
 // WordPiece: greedy longest match from the left, "##" pieces after the
@@ -86,9 +87,21 @@ struct Padding {
 
 // The pieces a file can choose, one enum each: switches over them have no
 // default arm, so a new choice fails to compile until every step has it.
-enum class ModelKind { kWordPiece, kBpe };
-enum class PreTokenizerKind { kNone, kBert, kByteLevel };
-enum class DecoderKind { kNone, kWordPiece, kByteLevel };
+// A `Sequence` of normalizers or pre-tokenizers is a list of kinds.
+enum class NormalizerKind { kBert, kPrecompiled };
+enum class ModelKind { kWordPiece, kBpe, kUnigram };
+enum class PreTokenizerKind { kBert, kByteLevel, kWhitespaceSplit, kMetaspace };
+enum class DecoderKind { kNone, kWordPiece, kByteLevel, kMetaspace };
+
+// Metaspace (SentencePiece's spaces): ' ' becomes the replacement (U+2581),
+// one is put before a text per the prepend scheme, and the text is split
+// before each.
+enum class PrependScheme { kAlways, kFirst, kNever };
+struct Metaspace {
+  char32_t replacement = 0x2581;
+  PrependScheme prepend_scheme = PrependScheme::kAlways;
+  bool split = true;
+};
 
 struct ByteLevelPreTokenizer {
   bool add_prefix_space = false;  // a space before each text that lacks one
@@ -99,6 +112,7 @@ struct Decoder {
   DecoderKind kind = DecoderKind::kNone;
   std::string prefix = "##";  // WordPiece
   bool cleanup = true;        // WordPiece
+  Metaspace metaspace;        // Metaspace
 };
 
 }  // namespace tok
@@ -112,13 +126,16 @@ struct enc_encoding {
 };
 
 struct enc_tokenizer {
-  enc::tok::BertNormalizer normalizer;
-  bool has_normalizer = false;
-  enc::tok::PreTokenizerKind pre_tokenizer = enc::tok::PreTokenizerKind::kNone;
+  std::vector<enc::tok::NormalizerKind> normalizers;  // in order
+  enc::tok::BertNormalizer bert_normalizer;
+  enc::tok::Precompiled precompiled;
+  std::vector<enc::tok::PreTokenizerKind> pre_tokenizers;  // in order
   enc::tok::ByteLevelPreTokenizer byte_level;
+  enc::tok::Metaspace metaspace;
   enc::tok::ModelKind model = enc::tok::ModelKind::kWordPiece;
   enc::tok::WordPiece wordpiece;
   enc::tok::Bpe bpe;
+  enc::tok::Unigram unigram;
   std::vector<enc::tok::AddedToken> added;  // longest first
   enc::tok::PostProcessor post;
   enc::tok::Truncation truncation;
@@ -139,11 +156,12 @@ struct enc_tokenizer {
                             std::vector<enc::tok::Token>* out) const;
 
  private:
-  // The pre-tokenizer and the model over text[first, last), a span that is
-  // not an added token.
-  void PreTokenize(const enc::tok::NormalizedText& text, size_t first,
-                   size_t last, std::vector<enc::tok::Token>* out) const;
-  void Model(const enc::tok::NormalizedText& text, size_t first, size_t last,
+  // Pre-tokenizer `step` on and the model over text[first, last), a span
+  // that is not an added token; false when the model cannot encode it.
+  bool PreTokenize(size_t step, const enc::tok::NormalizedText& text,
+                   size_t first, size_t last, std::string* scratch,
+                   std::vector<enc::tok::Token>* out) const;
+  bool Model(const enc::tok::NormalizedText& text, size_t first, size_t last,
              std::string* scratch, std::vector<enc::tok::Token>* out) const;
 };
 

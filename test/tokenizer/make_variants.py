@@ -1,6 +1,8 @@
-"""Writes variants of a byte-level BPE tokenizer.json (RoBERTa's) that
-exercise the pieces the published file leaves at one setting, for
-tokenizer.test to hold against Hugging Face `tokenizers`:
+"""Writes variants of published tokenizer.json files that exercise the
+pieces those files leave at one setting, for tokenizer.test to hold against
+Hugging Face `tokenizers`.
+
+From a byte-level BPE (RoBERTa's), `make_variants.py bpe SRC OUT`:
 
   prefix.json      add_prefix_space on (pre-tokenizer and post-processor)
   notrim.json      trim_offsets off
@@ -10,7 +12,13 @@ tokenizer.test to hold against Hugging Face `tokenizers`:
                    TemplateProcessing, added tokens that lstrip, rstrip,
                    single_word and normalized=false
 
-  make_variants.py ROBERTA_TOKENIZER_JSON OUT_DIR
+From a Unigram (T5's), `make_variants.py unigram SRC OUT`:
+
+  first.json       Metaspace prepend_scheme "first", no split
+  never.json       prepend_scheme "never"
+  bytes.json       byte_fallback with <0x00>..<0xFF> pieces, XLM-R's
+                   <s> A </s> </s> B </s> (RobertaProcessing)
+  nounk.json       no unk_id: a text that needs one is an error
 """
 import copy
 import json
@@ -26,8 +34,38 @@ def added(id_, content, special, **flags):
     return token
 
 
+def unigram_variants(base, write):
+    def metaspace(j, scheme, split):
+        for p in j["pre_tokenizer"]["pretokenizers"]:
+            if p["type"] == "Metaspace":
+                p.pop("add_prefix_space", None)
+                p["prepend_scheme"], p["split"] = scheme, split
+        j["decoder"].pop("add_prefix_space", None)
+        j["decoder"]["prepend_scheme"], j["decoder"]["split"] = scheme, split
+
+    j = copy.deepcopy(base)
+    metaspace(j, "first", False)
+    write("first.json", j)
+
+    j = copy.deepcopy(base)
+    metaspace(j, "never", True)
+    write("never.json", j)
+
+    j = copy.deepcopy(base)
+    j["model"]["byte_fallback"] = True
+    j["model"]["vocab"] += [["<0x%02X>" % b, -30.0] for b in range(256)]
+    j["post_processor"] = {"type": "RobertaProcessing", "sep": ["</s>", 1],
+                           "cls": ["<pad>", 0], "trim_offsets": False,
+                           "add_prefix_space": False}
+    write("bytes.json", j)
+
+    j = copy.deepcopy(base)
+    j["model"]["unk_id"] = None
+    write("nounk.json", j)
+
+
 def main():
-    source, out = sys.argv[1], sys.argv[2]
+    kind, source, out = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out, exist_ok=True)
     with open(source, encoding="utf-8") as f:
         base = json.load(f)
@@ -35,6 +73,10 @@ def main():
     def write(name, j):
         with open(os.path.join(out, name), "w", encoding="utf-8") as f:
             json.dump(j, f, ensure_ascii=False)
+
+    if kind == "unigram":
+        unigram_variants(base, write)
+        return
 
     j = copy.deepcopy(base)
     j["pre_tokenizer"]["add_prefix_space"] = True

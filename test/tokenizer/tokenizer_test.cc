@@ -250,12 +250,91 @@ TEST(Tokenizer, BrokenBpeFilesAreRefusedNamingWhat) {
             std::string::npos);
 }
 
+// A Unigram with SentencePiece's pieces: "▁" starts a word.
+const char* kUnigram = R"({"model": {"type": "Unigram", "unk_id": 0,
+  "vocab": [["<unk>", 0.0], ["\u2581", -3.0], ["\u2581he", -2.0],
+            ["llo", -2.0], ["\u2581hello", -3.5], ["l", -4.0], ["o", -4.0],
+            ["h", -4.0], ["e", -4.0]]},
+  "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+    {"type": "WhitespaceSplit"},
+    {"type": "Metaspace", "replacement": "\u2581", "prepend_scheme": "always",
+     "split": true}]},
+  "decoder": {"type": "Metaspace", "replacement": "\u2581",
+              "prepend_scheme": "always", "split": true}})";
+
+TEST(Tokenizer, UnigramTakesTheBestPath) {
+  Tok tok;
+  ASSERT_EQ(enc_tokenizer_open(Write("uni.json", kUnigram).c_str(), &tok.t),
+            ENC_OK)
+      << enc_last_error();
+  // "▁hello" (-3.5) beats "▁he" + "llo" (-4.0); "x" and "y" are unknown,
+  // fused into one <unk>.
+  EXPECT_EQ(Ids(tok.t, "hello  hexy"), (std::vector<int32_t>{4, 2, 0}));
+  const int32_t ids[] = {2, 3, 4};
+  char buf[32];
+  size_t needed = 0;
+  ASSERT_EQ(enc_tokenizer_decode(tok.t, ids, 3, 1, buf, sizeof buf, &needed),
+            ENC_OK);
+  EXPECT_STREQ(buf, "hello hello");
+}
+
+TEST(Tokenizer, BrokenUnigramFilesAreRefusedNamingWhat) {
+  const std::string uni = kUnigram;
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string s = uni;
+    s.replace(s.find(from), from.size(), to);
+    return s;
+  };
+  EXPECT_NE(OpenError(Write("u1.json", with("[\"llo\", -2.0]", "[\"llo\"]")))
+                .find("model.vocab[3]: not a [piece, score] pair"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("u2.json", with("[\"o\", -4.0]", "[\"l\", -4.0]")))
+                .find("model.vocab[6]: the piece \"l\" appears twice"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("u3.json", with("\"unk_id\": 0", "\"unk_id\": 9")))
+                .find("model.unk_id: 9 is not an id"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("u4.json", with("\"replacement\": \"\\u2581\", "
+                                            "\"prepend_scheme\"",
+                                            "\"replacement\": \"ab\", "
+                                            "\"prepend_scheme\"")))
+                .find("not one character"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("u5.json", with("{\"type\": \"WhitespaceSplit\"}",
+                                            "{\"type\": \"Metaspace\"}")))
+                .find("\"Metaspace\" appears twice"),
+            std::string::npos);
+  // A precompiled_charsmap: not base64, a trie larger than the blob, and
+  // a hostile trie (every unit points far away) that must read nothing
+  // outside itself.
+  auto charsmap = [&](const std::string& b64) {
+    return with("\"pre_tokenizer\"",
+                "\"normalizer\": {\"type\": \"Precompiled\", "
+                "\"precompiled_charsmap\": \"" +
+                    b64 + "\"}, \"pre_tokenizer\"");
+  };
+  EXPECT_NE(OpenError(Write("c1.json", charsmap("!!!!"))).find("not base64"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("c2.json", charsmap("/////w=="))).find("trie size"),
+            std::string::npos);
+  Tok hostile;
+  // Trie size 8: units 0xFFFFFFFF and 0x000001FF, then replacement "a".
+  ASSERT_EQ(enc_tokenizer_open(
+                Write("c3.json", charsmap("CAAAAP//////AQAAYQA=")).c_str(),
+                &hostile.t),
+            ENC_OK)
+      << enc_last_error();
+  EXPECT_EQ(Ids(hostile.t, "hello \xC3\xA9\xE2\x80\x8B"),
+            Ids(hostile.t, "hello \xC3\xA9\xE2\x80\x8B"));
+}
+
 void ConcurrentEncodesAgreeOn(const std::string& path);
 
 TEST(Tokenizer, ConcurrentEncodesAgree) {
-  // WordPiece, and BPE with its per-thread cache of words.
+  // WordPiece, BPE with its per-thread cache of words, and Unigram.
   for (const char* file :
-       {"/bert-base-uncased/tokenizer.json", "/roberta-base/tokenizer.json"}) {
+       {"/bert-base-uncased/tokenizer.json", "/roberta-base/tokenizer.json",
+        "/t5-small/tokenizer.json"}) {
     ConcurrentEncodesAgreeOn(kInputs + file);
   }
 }

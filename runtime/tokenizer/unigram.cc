@@ -1,0 +1,148 @@
+#include "tokenizer/unigram.h"
+
+#include <cstdio>
+
+#include "tokenizer/unicode.h"
+
+namespace enc {
+namespace tok {
+namespace {
+
+// As SentencePiece and HF: an unknown code point scores this much below
+// the lowest piece.
+constexpr double kUnkPenalty = 10.0;
+
+uint64_t ChildKey(int32_t node, unsigned char byte) {
+  return static_cast<uint64_t>(node) << 8 | byte;
+}
+
+}  // namespace
+
+void Unigram::Add(const std::string& piece, double score) {
+  const auto id = static_cast<int32_t>(scores.size());
+  scores.push_back(score);
+  vocab.emplace(piece, id);
+  if (node_id.empty()) node_id.push_back(-1);
+  int32_t node = 0;
+  for (char ch : piece) {
+    const uint64_t key = ChildKey(node, static_cast<unsigned char>(ch));
+    const auto it = children.find(key);
+    if (it != children.end()) {
+      node = it->second;
+      continue;
+    }
+    const auto next = static_cast<int32_t>(node_id.size());
+    node_id.push_back(-1);
+    children.emplace(key, next);
+    node = next;
+  }
+  if (node_id[node] < 0) node_id[node] = id;  // the first id of a piece
+  if (id == 0 || score < min_score) min_score = score;
+}
+
+bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
+                       std::string* scratch, std::vector<Token>* out) const {
+  if (first >= last) return true;
+  // The word in UTF-8, and the code point each byte belongs to.
+  std::string& word = *scratch;
+  word.clear();
+  std::vector<int32_t> cp_of;
+  for (size_t i = first; i < last; ++i) {
+    const size_t before = word.size();
+    AppendUtf8(text.cps[i], &word);
+    cp_of.insert(cp_of.end(), word.size() - before,
+                 static_cast<int32_t>(i - first));
+  }
+  const size_t size = word.size();
+  cp_of.push_back(static_cast<int32_t>(last - first));
+  // best[e]: the best path over word[0, e), its last piece [start, e).
+  struct Node {
+    int32_t id = -1;
+    double score = 0;
+    int64_t start = -1;
+  };
+  std::vector<Node> best(size + 1);
+  const double unk_score = min_score - kUnkPenalty;
+  size_t start = 0;
+  while (start < size) {
+    const double here = best[start].score;
+    // The byte length of the code point at start.
+    size_t char_len = 1;
+    while (start + char_len < size && cp_of[start + char_len] == cp_of[start]) {
+      ++char_len;
+    }
+    bool single = false;
+    int32_t node = 0;
+    for (size_t e = start; e < size; ++e) {
+      const auto it =
+          children.find(ChildKey(node, static_cast<unsigned char>(word[e])));
+      if (it == children.end()) break;
+      node = it->second;
+      const int32_t id = node_id[node];
+      if (id < 0) continue;
+      Node& target = best[e + 1];
+      const double candidate = scores[id] + here;
+      if (target.start < 0 || candidate > target.score) {
+        target = Node{id, candidate, static_cast<int64_t>(start)};
+      }
+      if (e + 1 - start == char_len) single = true;
+    }
+    if (!single) {
+      Node& target = best[start + char_len];
+      const double candidate = unk_score + here;
+      if (target.start < 0 || candidate > target.score) {
+        if (unk_id < 0) return false;
+        target = Node{unk_id, candidate, static_cast<int64_t>(start)};
+      }
+    }
+    start += char_len;
+  }
+  // Back from the end: the pieces, unknowns fused.
+  struct Piece {
+    int32_t id;
+    size_t begin, end;  // bytes of the word
+  };
+  std::vector<Piece> pieces;
+  for (size_t e = size; e > 0;) {
+    const Node& n = best[e];
+    const auto s = static_cast<size_t>(n.start);
+    if (fuse_unk && n.id == unk_id && !pieces.empty() &&
+        pieces.back().id == unk_id) {
+      pieces.back().begin = s;
+    } else {
+      pieces.push_back(Piece{n.id, s, e});
+    }
+    e = s;
+  }
+  for (auto p = pieces.rbegin(); p != pieces.rend(); ++p) {
+    const int64_t b = text.begin[first + cp_of[p->begin]];
+    const int64_t e = text.end[first + cp_of[p->end - 1]];
+    // A fused unknown made of several pieces that is a piece of its own,
+    // as HF looks the fused text up again.
+    int32_t id = p->id;
+    if (id == unk_id) {
+      const auto it = vocab.find(word.substr(p->begin, p->end - p->begin));
+      if (it != vocab.end()) id = it->second;
+    }
+    if (id == unk_id && byte_fallback) {
+      std::vector<int32_t> ids;
+      for (size_t k = p->begin; k < p->end; ++k) {
+        char name[8];
+        std::snprintf(name, sizeof name, "<0x%02X>",
+                      static_cast<unsigned char>(word[k]));
+        const auto it = vocab.find(name);
+        if (it == vocab.end()) break;
+        ids.push_back(it->second);
+      }
+      if (ids.size() == p->end - p->begin) {
+        for (int32_t byte_id : ids) out->push_back(Token{byte_id, b, e});
+        continue;
+      }
+    }
+    out->push_back(Token{id, b, e});
+  }
+  return true;
+}
+
+}  // namespace tok
+}  // namespace enc

@@ -1,0 +1,45 @@
+// Hugging Face's Unigram model (T5, XLM-R, multilingual-E5, ALBERT): the
+// best segmentation of a word by the sum of its pieces' log probabilities
+// (Viterbi over a byte trie of the pieces), unknown code points scored at
+// the lowest score less 10 and fused into one unknown token, byte_fallback
+// pieces `<0xXX>` where the model has them (docs/tokenizers.md).
+#ifndef ENC_RUNTIME_TOKENIZER_UNIGRAM_H_
+#define ENC_RUNTIME_TOKENIZER_UNIGRAM_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tokenizer/normalized.h"
+
+namespace enc {
+namespace tok {
+
+struct Unigram {
+  std::vector<double> scores;  // by id
+  std::unordered_map<std::string, int32_t> vocab;
+  int32_t unk_id = -1;
+  bool fuse_unk = true;
+  bool byte_fallback = false;
+  double min_score = 0;
+
+  // The trie of every piece's bytes: node 0 is the root; a child is found
+  // by (node << 8 | byte).
+  std::vector<int32_t> node_id;  // the piece ending at a node, or -1
+  std::unordered_map<uint64_t, int32_t> children;
+
+  // Adds a piece (pieces must be added in id order).
+  void Add(const std::string& piece, double score);
+
+  // Appends the tokens of word [first, last) of `text`; false if the word
+  // needs an unknown token and the model has none (as HF's MissingUnkId).
+  bool Tokenize(const NormalizedText& text, size_t first, size_t last,
+                std::string* scratch, std::vector<Token>* out) const;
+};
+
+}  // namespace tok
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_TOKENIZER_UNIGRAM_H_
