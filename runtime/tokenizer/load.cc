@@ -138,6 +138,73 @@ struct Loader {
     return ENC_OK;
   }
 
+  enc_status OnceStep(const std::string& where, NormalizerKind kind,
+                      const std::string& type) {
+    for (const NormalizerStep& n : tok->normalizers) {
+      if (n.kind == kind) {
+        return Bad(where, "\"" + type + "\" appears twice in the sequence");
+      }
+    }
+    tok->normalizers.push_back(NormalizerStep{kind, false, false, {}});
+    return ENC_OK;
+  }
+
+  static bool CodePoints(const std::string& s, std::u32string* out) {
+    std::vector<char32_t> cps;
+    std::vector<int64_t> starts;
+    int64_t bad = 0;
+    if (!DecodeUtf8(s, &cps, &starts, &bad)) return false;
+    out->assign(cps.begin(), cps.end());
+    return true;
+  }
+
+  // Replace's pattern: {"String": s}, or {"Regex": r} where r is a code
+  // point followed by `+` or `{n,}` (what published files use, such as
+  // SentencePiece conversions' " {2,}"); other expressions are refused.
+  enc_status ReplaceStep(const json& n, const std::string& where,
+                         Replace* r) const {
+    const json pattern = n.value("pattern", json());
+    if (!CodePoints(n.value("content", ""), &r->content)) {
+      return Bad(where, "the content is not UTF-8");
+    }
+    if (pattern.is_object() && pattern.contains("String")) {
+      if (!CodePoints(pattern["String"].get<std::string>(), &r->pattern) ||
+          r->pattern.empty()) {
+        return Bad(where, "the pattern is empty or not UTF-8");
+      }
+      return ENC_OK;
+    }
+    if (pattern.is_object() && pattern.contains("Regex")) {
+      const std::string regex = pattern["Regex"].get<std::string>();
+      std::u32string cps;
+      if (CodePoints(regex, &cps) && cps.size() >= 2) {
+        const std::u32string rest = cps.substr(1);
+        const bool special = std::u32string(U"\\.[](){}*+?|^$").find(cps[0]) !=
+                             std::u32string::npos;
+        size_t min = 0;
+        if (rest == U"+") min = 1;
+        if (rest.size() >= 4 && rest.front() == U'{' &&
+            rest.substr(rest.size() - 2) == U",}") {
+          min = 0;
+          bool digits = true;
+          for (size_t k = 1; k + 2 < rest.size(); ++k) {
+            if (rest[k] < U'0' || rest[k] > U'9' || min > 1000) digits = false;
+            if (digits) min = min * 10 + (rest[k] - U'0');
+          }
+          if (!digits) min = 0;
+        }
+        if (!special && min > 0) {
+          r->pattern = cps.substr(0, 1);
+          r->min_repeat = min;
+          return ENC_OK;
+        }
+      }
+      return Bad(where, "the regular expression \"" + regex +
+                            "\" is not implemented (only c+ and c{n,})");
+    }
+    return Bad(where, "the pattern is neither String nor Regex");
+  }
+
   enc_status Normalizer(const json& n, const std::string& where,
                         int depth = 0) {
     if (n.is_null()) return ENC_OK;
@@ -162,7 +229,7 @@ struct Loader {
       const auto sa = n.find("strip_accents");
       b.strip_accents =
           sa == n.end() || sa->is_null() ? b.lowercase : sa->get<bool>();
-      return Once(where, &tok->normalizers, NormalizerKind::kBert, type);
+      return OnceStep(where, NormalizerKind::kBert, type);
     }
     if (type == "Precompiled") {
       const json map = n.value("precompiled_charsmap", json());
@@ -171,7 +238,32 @@ struct Loader {
       if (!tok->precompiled.Parse(map.get<std::string>(), &why)) {
         return Bad(where, why);
       }
-      return Once(where, &tok->normalizers, NormalizerKind::kPrecompiled, type);
+      return OnceStep(where, NormalizerKind::kPrecompiled, type);
+    }
+    static const std::pair<const char*, NormalizerKind> kPlain[] = {
+        {"NFD", NormalizerKind::kNfd},
+        {"NFKD", NormalizerKind::kNfkd},
+        {"NFC", NormalizerKind::kNfc},
+        {"NFKC", NormalizerKind::kNfkc},
+        {"Lowercase", NormalizerKind::kLowercase}};
+    for (const auto& [name, kind] : kPlain) {
+      if (type == name) {
+        tok->normalizers.push_back(NormalizerStep{kind, false, false, {}});
+        return ENC_OK;
+      }
+    }
+    if (type == "Strip") {
+      tok->normalizers.push_back(NormalizerStep{NormalizerKind::kStrip,
+                                                n.value("strip_left", true),
+                                                n.value("strip_right", true),
+                                                {}});
+      return ENC_OK;
+    }
+    if (type == "Replace") {
+      NormalizerStep step{NormalizerKind::kReplace, false, false, {}};
+      if (enc_status s = ReplaceStep(n, where, &step.replace)) return s;
+      tok->normalizers.push_back(std::move(step));
+      return ENC_OK;
     }
     return Bad(where, "type \"" + type + "\" is not implemented yet");
   }
@@ -756,7 +848,7 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   tok->post.pair = {c, a, s0, b, s1};
   tok->bert_normalizer.lowercase = lowercase;
   tok->bert_normalizer.strip_accents = lowercase;
-  tok->normalizers = {NormalizerKind::kBert};
+  tok->normalizers = {NormalizerStep{NormalizerKind::kBert, false, false, {}}};
   tok->pre_tokenizers = {PreTokenizerKind::kBert};
   tok->decoder.kind = DecoderKind::kWordPiece;
   const auto pad = w.vocab.find("[PAD]");

@@ -314,13 +314,36 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
     for (size_t i = raw.first; i < raw.last; ++i) {
       norm.Push(cps[i], starts[i], starts[i + 1]);
     }
-    for (enc::tok::NormalizerKind n : normalizers) {
-      switch (n) {
-        case enc::tok::NormalizerKind::kBert:
+    using enc::tok::NormalizerKind;
+    using enc::tok::UnicodeForm;
+    for (const enc::tok::NormalizerStep& n : normalizers) {
+      switch (n.kind) {
+        case NormalizerKind::kBert:
           norm = bert_normalizer.Apply(norm);
           break;
-        case enc::tok::NormalizerKind::kPrecompiled:
+        case NormalizerKind::kPrecompiled:
           norm = precompiled.Apply(norm);
+          break;
+        case NormalizerKind::kNfd:
+          norm = ApplyUnicodeForm(UnicodeForm::kNfd, norm);
+          break;
+        case NormalizerKind::kNfkd:
+          norm = ApplyUnicodeForm(UnicodeForm::kNfkd, norm);
+          break;
+        case NormalizerKind::kNfc:
+          norm = ApplyUnicodeForm(UnicodeForm::kNfc, norm);
+          break;
+        case NormalizerKind::kNfkc:
+          norm = ApplyUnicodeForm(UnicodeForm::kNfkc, norm);
+          break;
+        case NormalizerKind::kLowercase:
+          norm = enc::tok::ApplyLowercase(norm);
+          break;
+        case NormalizerKind::kStrip:
+          norm = enc::tok::ApplyStrip(n.strip_left, n.strip_right, norm);
+          break;
+        case NormalizerKind::kReplace:
+          norm = n.replace.Apply(norm);
           break;
       }
     }

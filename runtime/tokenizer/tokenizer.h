@@ -15,6 +15,7 @@
 #include "enc/tokenizer.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/normalized.h"
+#include "tokenizer/normalizers.h"
 #include "tokenizer/precompiled.h"
 #include "tokenizer/unigram.h"
 
@@ -88,7 +89,25 @@ struct Padding {
 // The pieces a file can choose, one enum each: switches over them have no
 // default arm, so a new choice fails to compile until every step has it.
 // A `Sequence` of normalizers or pre-tokenizers is a list of kinds.
-enum class NormalizerKind { kBert, kPrecompiled };
+enum class NormalizerKind {
+  kBert,
+  kPrecompiled,
+  kNfd,
+  kNfkd,
+  kNfc,
+  kNfkc,
+  kLowercase,
+  kStrip,
+  kReplace
+};
+
+// One normalizer of the sequence, with the options of the kinds that may
+// appear more than once (Bert and Precompiled keep theirs in the tokenizer).
+struct NormalizerStep {
+  NormalizerKind kind;
+  bool strip_left = false, strip_right = false;  // Strip
+  Replace replace;                               // Replace
+};
 enum class ModelKind { kWordPiece, kBpe, kUnigram };
 enum class PreTokenizerKind { kBert, kByteLevel, kWhitespaceSplit, kMetaspace };
 enum class DecoderKind { kNone, kWordPiece, kByteLevel, kMetaspace };
@@ -126,7 +145,7 @@ struct enc_encoding {
 };
 
 struct enc_tokenizer {
-  std::vector<enc::tok::NormalizerKind> normalizers;  // in order
+  std::vector<enc::tok::NormalizerStep> normalizers;  // in order
   enc::tok::BertNormalizer bert_normalizer;
   enc::tok::Precompiled precompiled;
   std::vector<enc::tok::PreTokenizerKind> pre_tokenizers;  // in order

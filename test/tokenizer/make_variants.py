@@ -8,9 +8,15 @@ From a byte-level BPE (RoBERTa's), `make_variants.py bpe SRC OUT`:
   notrim.json      trim_offsets off
   prefix_notrim.json  add_prefix_space on, trim_offsets off
   noregex.json     ByteLevel without GPT-2's split
-  modernbert.json  ModernBERT's shape: [CLS] A [SEP] (B [SEP], type 1) by
-                   TemplateProcessing, added tokens that lstrip, rstrip,
+  modernbert.json  ModernBERT's shape: NFC, [CLS] A [SEP] (B [SEP], type 1)
+                   by TemplateProcessing, added tokens that lstrip, rstrip,
                    single_word and normalized=false
+  nfkd.json        an NFKD normalizer
+
+From a WordPiece (bert-base-uncased's), `make_variants.py wordpiece SRC OUT`:
+
+  nfkc_lower.json     NFKC then Lowercase instead of BertNormalizer
+  nfd_replace.json    Strip, NFD, Replace "``" -> '"', Replace " {2,}" -> " "
 
 From a Unigram (T5's), `make_variants.py unigram SRC OUT`:
 
@@ -64,6 +70,21 @@ def unigram_variants(base, write):
     write("nounk.json", j)
 
 
+def wordpiece_variants(base, write):
+    j = copy.deepcopy(base)
+    j["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "NFKC"}, {"type": "Lowercase"}]}
+    write("nfkc_lower.json", j)
+
+    j = copy.deepcopy(base)
+    j["normalizer"] = {"type": "Sequence", "normalizers": [
+        {"type": "Strip", "strip_left": True, "strip_right": True},
+        {"type": "NFD"},
+        {"type": "Replace", "pattern": {"String": "``"}, "content": '"'},
+        {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "}]}
+    write("nfd_replace.json", j)
+
+
 def main():
     kind, source, out = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(out, exist_ok=True)
@@ -76,6 +97,9 @@ def main():
 
     if kind == "unigram":
         unigram_variants(base, write)
+        return
+    if kind == "wordpiece":
+        wordpiece_variants(base, write)
         return
 
     j = copy.deepcopy(base)
@@ -98,6 +122,11 @@ def main():
     write("noregex.json", j)
 
     j = copy.deepcopy(base)
+    j["normalizer"] = {"type": "NFKD"}
+    write("nfkd.json", j)
+
+    j = copy.deepcopy(base)
+    j["normalizer"] = {"type": "NFC"}
     n = len(j["model"]["vocab"])
     j["added_tokens"] += [
         added(n, "[CLS]", True), added(n + 1, "[SEP]", True),

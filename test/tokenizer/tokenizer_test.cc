@@ -109,10 +109,10 @@ TEST(Tokenizer, BrokenFilesAreRefusedNamingWhat) {
   EXPECT_NE(OpenError(Write("sep.json", sep)).find("post_processor.sep"),
             std::string::npos);
   std::string norm = small;
-  norm.replace(norm.find("BertNormalizer"), 14, "NFKC");
-  EXPECT_NE(
-      OpenError(Write("nfkc.json", norm)).find("normalizer: type \"NFKC\""),
-      std::string::npos);
+  norm.replace(norm.find("BertNormalizer"), 14, "StripAccents");
+  EXPECT_NE(OpenError(Write("accents.json", norm))
+                .find("normalizer: type \"StripAccents\""),
+            std::string::npos);
   std::string wrong = small;
   wrong.replace(wrong.find("100"), 3, "\"a\"");
   EXPECT_NE(OpenError(Write("type.json", wrong)).find("wrong type"),
@@ -313,6 +313,23 @@ TEST(Tokenizer, BrokenUnigramFilesAreRefusedNamingWhat) {
                 "\"precompiled_charsmap\": \"" +
                     b64 + "\"}, \"pre_tokenizer\"");
   };
+  auto normalizer = [&](const std::string& json) {
+    return with("\"pre_tokenizer\"",
+                "\"normalizer\": " + json + ", \"pre_tokenizer\"");
+  };
+  EXPECT_NE(OpenError(Write("r1.json",
+                            normalizer("{\"type\": \"Replace\", \"pattern\": "
+                                       "{\"Regex\": \"[ab]+\"}, "
+                                       "\"content\": \"\"}")))
+                .find("\"[ab]+\" is not implemented"),
+            std::string::npos);
+  EXPECT_NE(
+      OpenError(Write("r2.json", normalizer("{\"type\": \"Sequence\", "
+                                            "\"normalizers\": [{\"type\": "
+                                            "\"BertNormalizer\"}, {\"type\": "
+                                            "\"BertNormalizer\"}]}")))
+          .find("normalizer[1]: \"BertNormalizer\" appears twice"),
+      std::string::npos);
   EXPECT_NE(OpenError(Write("c1.json", charsmap("!!!!"))).find("not base64"),
             std::string::npos);
   EXPECT_NE(OpenError(Write("c2.json", charsmap("/////w=="))).find("trie size"),
