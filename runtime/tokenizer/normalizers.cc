@@ -57,10 +57,15 @@ Changes Decompose(const NormalizedText& in, bool compat) {
     }
     size_t j = i;
     while (j < out.size() && CombiningClass(out[j].first) != 0) ++j;
-    std::stable_sort(out.begin() + i, out.begin() + j,
-                     [](const auto& a, const auto& b) {
-                       return CombiningClass(a.first) < CombiningClass(b.first);
-                     });
+    // Stable insertion sort by class: the runs are a few code points.
+    // (libstdc++'s stable_sort uses the deprecated get_temporary_buffer.)
+    for (size_t k = i + 1; k < j; ++k) {
+      for (size_t m = k; m > i && CombiningClass(out[m - 1].first) >
+                                      CombiningClass(out[m].first);
+           --m) {
+        std::swap(out[m - 1], out[m]);
+      }
+    }
     i = j;
   }
   return out;
