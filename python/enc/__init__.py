@@ -5,6 +5,8 @@
     >>> m = enc.load("libmodel.so", "model.safetensors")
     >>> y = m.forward(ids)                            # int32 [B, S] -> float32
     >>> y, p = m.forward(ids, attention=True)         # p: [blocks, B, heads, S, S]
+    >>> tok = enc.Tokenizer.from_file("tokenizer.json")  # as HF tokenizers
+    >>> tok.encode("Hello, world!").ids
 
 One binding serves every library: it reads the encoders' description the
 library exports (enc/library.h) and calls the C ABI (docs/c-abi.md) through
@@ -12,5 +14,7 @@ ctypes, which releases the GIL during each call. docs/python.md has more.
 """
 from ._library import Error, set_num_threads
 from ._model import Model, load
+from ._tokenizer import Encoding, Tokenizer
 
-__all__ = ["Error", "Model", "load", "set_num_threads"]
+__all__ = ["Encoding", "Error", "Model", "Tokenizer", "load",
+           "set_num_threads"]

@@ -5,6 +5,7 @@
 // and the decoded text must be equal.
 //
 //   node compare.js DUMP TOKENIZER CORPUS [MAX_LENGTH STRATEGY]
+//   (DUMP: tokenize_dump, or py_tokenize_dump.py for the Python package)
 //   (STRATEGY: LongestFirst, OnlyFirst or OnlySecond)
 //
 // Prints "N cases: N equal" and exits 1 on any difference (the first few are
@@ -58,7 +59,9 @@ async function main() {
   const cases = fs.readFileSync(corpusPath, 'utf8').split('\n').filter((l) => l).map(JSON.parse);
   const args = [tokPath, corpusPath];
   if (maxLength) args.push(maxLength, String(STRATEGIES.indexOf(strategy || 'LongestFirst')));
-  const ours = execFileSync(dump, args, { maxBuffer: 1 << 28 }).toString('utf8')
+  // A dump written in Python (the enc package) runs under /usr/bin/python3.
+  const [exe, exeArgs] = dump.endsWith('.py') ? ['/usr/bin/python3', [dump, ...args]] : [dump, args];
+  const ours = execFileSync(exe, exeArgs, { maxBuffer: 1 << 28 }).toString('utf8')
     .split('\n').filter((l) => l).map(JSON.parse);
   if (ours.length !== cases.length) throw new Error(`dump gave ${ours.length} lines for ${cases.length} cases`);
   // HF_TOKENIZER: another file for the reference (the test's check that a
@@ -89,7 +92,8 @@ async function main() {
       // Offsets index the input each token came from (encc's sequence ids).
       got = {
         ids: o.ids, type_ids: o.type_ids, mask: o.mask,
-        offsets: o.offsets.map((be, j) => codePointOffsets(texts[o.seq[j] === 1 ? 1 : 0], [be])[0]),
+        offsets: o.chars ? o.offsets
+          : o.offsets.map((be, j) => codePointOffsets(texts[o.seq[j] === 1 ? 1 : 0], [be])[0]),
         decoded: o.decoded,
       };
     }
