@@ -145,7 +145,7 @@ struct Loader {
         return Bad(where, "\"" + type + "\" appears twice in the sequence");
       }
     }
-    tok->normalizers.push_back(NormalizerStep{kind, false, false, {}});
+    tok->normalizers.push_back(NormalizerStep{kind});
     return ENC_OK;
   }
 
@@ -240,27 +240,32 @@ struct Loader {
       }
       return OnceStep(where, NormalizerKind::kPrecompiled, type);
     }
-    static const std::pair<const char*, NormalizerKind> kPlain[] = {
-        {"NFD", NormalizerKind::kNfd},
-        {"NFKD", NormalizerKind::kNfkd},
-        {"NFC", NormalizerKind::kNfc},
-        {"NFKC", NormalizerKind::kNfkc},
-        {"Lowercase", NormalizerKind::kLowercase}};
-    for (const auto& [name, kind] : kPlain) {
+    static const std::pair<const char*, UnicodeForm> kForms[] = {
+        {"NFD", UnicodeForm::kNfd},
+        {"NFKD", UnicodeForm::kNfkd},
+        {"NFC", UnicodeForm::kNfc},
+        {"NFKC", UnicodeForm::kNfkc}};
+    for (const auto& [name, form] : kForms) {
       if (type == name) {
-        tok->normalizers.push_back(NormalizerStep{kind, false, false, {}});
+        NormalizerStep step{NormalizerKind::kUnicodeForm};
+        step.form = form;
+        tok->normalizers.push_back(step);
         return ENC_OK;
       }
     }
+    if (type == "Lowercase") {
+      tok->normalizers.push_back(NormalizerStep{NormalizerKind::kLowercase});
+      return ENC_OK;
+    }
     if (type == "Strip") {
-      tok->normalizers.push_back(NormalizerStep{NormalizerKind::kStrip,
-                                                n.value("strip_left", true),
-                                                n.value("strip_right", true),
-                                                {}});
+      NormalizerStep step{NormalizerKind::kStrip};
+      step.strip_left = n.value("strip_left", true);
+      step.strip_right = n.value("strip_right", true);
+      tok->normalizers.push_back(step);
       return ENC_OK;
     }
     if (type == "Replace") {
-      NormalizerStep step{NormalizerKind::kReplace, false, false, {}};
+      NormalizerStep step{NormalizerKind::kReplace};
       if (enc_status s = ReplaceStep(n, where, &step.replace)) return s;
       tok->normalizers.push_back(std::move(step));
       return ENC_OK;
@@ -848,7 +853,7 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   tok->post.pair = {c, a, s0, b, s1};
   tok->bert_normalizer.lowercase = lowercase;
   tok->bert_normalizer.strip_accents = lowercase;
-  tok->normalizers = {NormalizerStep{NormalizerKind::kBert, false, false, {}}};
+  tok->normalizers = {NormalizerStep{NormalizerKind::kBert}};
   tok->pre_tokenizers = {PreTokenizerKind::kBert};
   tok->decoder.kind = DecoderKind::kWordPiece;
   const auto pad = w.vocab.find("[PAD]");

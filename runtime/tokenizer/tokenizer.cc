@@ -315,7 +315,6 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
       norm.Push(cps[i], starts[i], starts[i + 1]);
     }
     using enc::tok::NormalizerKind;
-    using enc::tok::UnicodeForm;
     for (const enc::tok::NormalizerStep& n : normalizers) {
       switch (n.kind) {
         case NormalizerKind::kBert:
@@ -324,17 +323,8 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
         case NormalizerKind::kPrecompiled:
           norm = precompiled.Apply(norm);
           break;
-        case NormalizerKind::kNfd:
-          norm = ApplyUnicodeForm(UnicodeForm::kNfd, norm);
-          break;
-        case NormalizerKind::kNfkd:
-          norm = ApplyUnicodeForm(UnicodeForm::kNfkd, norm);
-          break;
-        case NormalizerKind::kNfc:
-          norm = ApplyUnicodeForm(UnicodeForm::kNfc, norm);
-          break;
-        case NormalizerKind::kNfkc:
-          norm = ApplyUnicodeForm(UnicodeForm::kNfkc, norm);
+        case NormalizerKind::kUnicodeForm:
+          norm = enc::tok::ApplyUnicodeForm(n.form, norm);
           break;
         case NormalizerKind::kLowercase:
           norm = enc::tok::ApplyLowercase(norm);

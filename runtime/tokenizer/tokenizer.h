@@ -92,10 +92,7 @@ struct Padding {
 enum class NormalizerKind {
   kBert,
   kPrecompiled,
-  kNfd,
-  kNfkd,
-  kNfc,
-  kNfkc,
+  kUnicodeForm,
   kLowercase,
   kStrip,
   kReplace
@@ -104,7 +101,9 @@ enum class NormalizerKind {
 // One normalizer of the sequence, with the options of the kinds that may
 // appear more than once (Bert and Precompiled keep theirs in the tokenizer).
 struct NormalizerStep {
+  explicit NormalizerStep(NormalizerKind k) : kind(k) {}
   NormalizerKind kind;
+  UnicodeForm form = UnicodeForm::kNfc;          // NFD, NFKD, NFC, NFKC
   bool strip_left = false, strip_right = false;  // Strip
   Replace replace;                               // Replace
 };

@@ -102,24 +102,19 @@ def main():
         wordpiece_variants(base, write)
         return
 
-    j = copy.deepcopy(base)
-    j["pre_tokenizer"]["add_prefix_space"] = True
-    j["post_processor"]["add_prefix_space"] = True
-    write("prefix.json", j)
-
-    j = copy.deepcopy(base)
-    j["post_processor"]["trim_offsets"] = False
-    write("notrim.json", j)
-
-    j = copy.deepcopy(base)
-    j["pre_tokenizer"]["add_prefix_space"] = True
-    j["post_processor"]["add_prefix_space"] = True
-    j["post_processor"]["trim_offsets"] = False
-    write("prefix_notrim.json", j)
-
-    j = copy.deepcopy(base)
-    j["pre_tokenizer"]["use_regex"] = False
-    write("noregex.json", j)
+    # (pre_tokenizer changes, post_processor changes) of each plain variant.
+    plain = {
+        "prefix.json": ({"add_prefix_space": True}, {"add_prefix_space": True}),
+        "notrim.json": ({}, {"trim_offsets": False}),
+        "prefix_notrim.json": ({"add_prefix_space": True},
+                               {"add_prefix_space": True, "trim_offsets": False}),
+        "noregex.json": ({"use_regex": False}, {}),
+    }
+    for name, (pre, post) in plain.items():
+        j = copy.deepcopy(base)
+        j["pre_tokenizer"].update(pre)
+        j["post_processor"].update(post)
+        write(name, j)
 
     j = copy.deepcopy(base)
     j["normalizer"] = {"type": "NFKD"}
