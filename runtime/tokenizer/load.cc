@@ -29,6 +29,11 @@ using nlohmann::json;
 constexpr int64_t kMaxFileBytes = int64_t{512} << 20;
 // JSON nested deeper than any tokenizer.json is refused before parsing.
 constexpr int kMaxDepth = 64;
+// Ids and type ids are below 2^24 (as SetToken checks); a fixed padding
+// past a million tokens is refused rather than allocated for every text.
+constexpr int64_t kMaxId = int64_t{1} << 24;
+constexpr int64_t kMaxInt32 = 0x7FFFFFFF;
+constexpr int64_t kMaxPadding = int64_t{1} << 20;
 
 enc_status ReadFile(const char* path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
@@ -78,6 +83,39 @@ struct Loader {
   enc_status Bad(const std::string& where, const std::string& what) const {
     return Fail(ENC_ERR_FORMAT, "%s: %s: %s", path, where.c_str(),
                 what.c_str());
+  }
+
+  // An integer in [lo, hi]; a float (which nlohmann would cast, undefined
+  // out of range), a string or a value out of range is an error naming it.
+  enc_status IntOf(const json& v, int64_t lo, int64_t hi,
+                   const std::string& where, int64_t* out) const {
+    bool ok = false;
+    if (v.is_number_unsigned()) {
+      const uint64_t u = v.get<uint64_t>();
+      ok = u <= static_cast<uint64_t>(hi);
+      *out = ok ? static_cast<int64_t>(u) : 0;
+    } else if (v.is_number_integer()) {
+      *out = v.get<int64_t>();
+      ok = true;
+    } else {
+      return Bad(where, "not an integer");
+    }
+    if (!ok || *out < lo || *out > hi) {
+      return Bad(where, v.dump() + " is outside [" + std::to_string(lo) + ", " +
+                            std::to_string(hi) + "]");
+    }
+    return ENC_OK;
+  }
+
+  // IntOf on obj[key], `fallback` when it is absent or null.
+  enc_status Int(const json& obj, const char* key, int64_t fallback, int64_t lo,
+                 int64_t hi, const std::string& where, int64_t* out) const {
+    const auto it = obj.find(key);
+    if (it == obj.end() || it->is_null()) {
+      *out = fallback;
+      return ENC_OK;
+    }
+    return IntOf(*it, lo, hi, where + "." + key, out);
   }
 
   // A token string must be UTF-8 without NUL.
@@ -343,7 +381,10 @@ struct Loader {
     tok->model = ModelKind::kWordPiece;
     WordPiece& w = tok->wordpiece;
     w.prefix = m.value("continuing_subword_prefix", "##");
-    w.max_input_chars_per_word = m.value("max_input_chars_per_word", 100);
+    if (enc_status s = Int(m, "max_input_chars_per_word", 100, 0, kMaxInt32,
+                           "model", &w.max_input_chars_per_word)) {
+      return s;
+    }
     const auto vocab = m.find("vocab");
     if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
       return Bad("model.vocab", "missing or empty");
@@ -494,8 +535,11 @@ struct Loader {
     }
     const json unk = m.value("unk_id", json());
     if (!unk.is_null()) {
-      const int64_t id = unk.get<int64_t>();
-      if (id < 0 || static_cast<size_t>(id) >= u.scores.size()) {
+      int64_t id = 0;
+      if (enc_status s = IntOf(unk, 0, kMaxInt32, "model.unk_id", &id)) {
+        return s;
+      }
+      if (static_cast<size_t>(id) >= u.scores.size()) {
         return Bad("model.unk_id",
                    std::to_string(id) + " is not an id of the vocabulary");
       }
@@ -606,6 +650,16 @@ struct Loader {
     return ENC_OK;
   }
 
+  enc_status TypeId(const json& piece, const std::string& where,
+                    int32_t* out) const {
+    int64_t v = 0;
+    if (enc_status s = Int(piece, "type_id", 0, 0, kMaxId, where, &v)) {
+      return s;
+    }
+    *out = static_cast<int32_t>(v);
+    return ENC_OK;
+  }
+
   enc_status Template(const json& pieces, const json& specials,
                       const std::string& where,
                       std::vector<TemplatePiece>* out) const {
@@ -619,18 +673,21 @@ struct Loader {
           return Bad(where, "sequence \"" + id + "\"");
         piece.is_sequence = true;
         piece.sequence = id == "A" ? 0 : 1;
-        piece.type_id = s.value("type_id", 0);
+        if (enc_status e = TypeId(s, where, &piece.type_id)) return e;
       } else if (p.contains("SpecialToken")) {
         const json& s = p["SpecialToken"];
         const std::string id = s.value("id", "");
-        piece.type_id = s.value("type_id", 0);
+        if (enc_status e = TypeId(s, where, &piece.type_id)) return e;
         const auto sp = specials.find(id);
         if (sp == specials.end()) {
           return Bad(where, "special token \"" + id + "\" has no entry");
         }
         for (const json& i : sp->value("ids", json::array())) {
-          const int64_t v = i.get<int64_t>();
-          if (v < 0 || static_cast<size_t>(v) >= tok->id_to_token.size() ||
+          int64_t v = 0;
+          if (enc_status e = IntOf(i, 0, kMaxInt32, where + ".ids", &v)) {
+            return e;
+          }
+          if (static_cast<size_t>(v) >= tok->id_to_token.size() ||
               tok->id_to_token[v].empty()) {
             return Bad(where, "special token \"" + id + "\" has id " +
                                   std::to_string(v) +
@@ -721,7 +778,12 @@ struct Loader {
 
   enc_status TruncationAndPadding(const json& t, const json& p) {
     if (!t.is_null()) {
-      tok->truncation.max_length = t.value("max_length", 0);
+      int64_t v = 0;
+      if (enc_status s =
+              Int(t, "max_length", 0, 0, kMaxInt32, "truncation", &v)) {
+        return s;
+      }
+      tok->truncation.max_length = static_cast<int32_t>(v);
       const std::string strategy = t.value("strategy", "LongestFirst");
       if (strategy == "LongestFirst") {
         tok->truncation.strategy = ENC_TRUNCATE_LONGEST_FIRST;
@@ -732,7 +794,10 @@ struct Loader {
       } else {
         return Bad("truncation.strategy", "\"" + strategy + "\"");
       }
-      if (t.value("stride", 0) != 0) {
+      if (enc_status s = Int(t, "stride", 0, 0, kMaxInt32, "truncation", &v)) {
+        return s;
+      }
+      if (v != 0) {
         return Bad("truncation.stride", "a stride is not implemented yet");
       }
       if (t.value("direction", "Right") != "Right") {
@@ -742,13 +807,29 @@ struct Loader {
     if (!p.is_null()) {
       Padding& pad = tok->padding;
       const json strategy = p.value("strategy", json());
+      int64_t v = 0;
       if (strategy.is_object() && strategy.contains("Fixed")) {
-        pad.length = strategy["Fixed"].get<int32_t>();
+        if (enc_status s = IntOf(strategy["Fixed"], 0, kMaxPadding,
+                                 "padding.strategy.Fixed", &v)) {
+          return s;
+        }
+        pad.length = static_cast<int32_t>(v);
       } else {
         pad.batch_longest = true;
       }
-      pad.pad_id = p.value("pad_id", 0);
-      pad.pad_type_id = p.value("pad_type_id", 0);
+      if (enc_status s = Int(p, "pad_id", 0, 0, kMaxId, "padding", &v)) {
+        return s;
+      }
+      pad.pad_id = static_cast<int32_t>(v);
+      if (static_cast<size_t>(pad.pad_id) >= tok->id_to_token.size() ||
+          tok->id_to_token[pad.pad_id].empty()) {
+        return Bad("padding.pad_id", std::to_string(pad.pad_id) +
+                                         " is not an id of the vocabulary");
+      }
+      if (enc_status s = Int(p, "pad_type_id", 0, 0, kMaxId, "padding", &v)) {
+        return s;
+      }
+      pad.pad_type_id = static_cast<int32_t>(v);
       pad.pad_token = p.value("pad_token", "[PAD]");
       if (p.value("direction", "Right") != "Right") {
         return Bad("padding.direction", "only Right is implemented");

@@ -113,9 +113,32 @@ TEST(Tokenizer, BrokenFilesAreRefusedNamingWhat) {
   EXPECT_NE(OpenError(Write("accents.json", norm))
                 .find("normalizer: type \"StripAccents\""),
             std::string::npos);
+  std::string pad = small;
+  pad.insert(pad.size() - 1, ", \"padding\": {\"pad_id\": 5}");
+  EXPECT_NE(OpenError(Write("pad.json", pad))
+                .find("padding.pad_id: 5 is not an id of the vocabulary"),
+            std::string::npos);
   std::string wrong = small;
   wrong.replace(wrong.find("100"), 3, "\"a\"");
-  EXPECT_NE(OpenError(Write("type.json", wrong)).find("wrong type"),
+  EXPECT_NE(OpenError(Write("type.json", wrong))
+                .find("model.max_input_chars_per_word: not an integer"),
+            std::string::npos);
+  // A float where an integer goes is refused, not cast (nlohmann's cast of
+  // an out-of-range float is undefined).
+  std::string huge = small;
+  huge.replace(huge.find("100"), 3, "1e99");
+  EXPECT_NE(OpenError(Write("huge.json", huge)).find("not an integer"),
+            std::string::npos);
+  std::string pad_huge = small;
+  pad_huge.insert(pad_huge.size() - 1,
+                  ", \"padding\": {\"strategy\": {\"Fixed\": 99999999}}");
+  EXPECT_NE(OpenError(Write("padhuge.json", pad_huge))
+                .find("padding.strategy.Fixed: 99999999 is outside"),
+            std::string::npos);
+  std::string wrong_type = small;
+  wrong_type.replace(wrong_type.find("\"continuing_subword_prefix\": \"##\""),
+                     33, "\"continuing_subword_prefix\": 3");
+  EXPECT_NE(OpenError(Write("wrongtype.json", wrong_type)).find("wrong type"),
             std::string::npos);
   // Deep JSON: refused before the parser sees it.
   std::string deep = "{\"model\": " + std::string(100000, '[') +
