@@ -13,7 +13,7 @@ text="$build/bench-tokenizer/text.txt"
 mkdir -p "$(dirname "$text")"
 [ -f "$text" ] || /usr/bin/python3 "$here/make_text.py" "$text" 10
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); one thread each"
-for name in ${NAMES:-bert-base-uncased all-MiniLM-L6-v2 roberta-base}; do
+for name in ${NAMES:-bert-base-uncased all-MiniLM-L6-v2 roberta-base t5-small}; do
   tok="$root/test/tokenizer/Inputs/$name/tokenizer.json"
   ratios=()
   for r in $(seq "$rounds"); do

@@ -75,6 +75,13 @@ int Depth(const std::string& text) {
   return max;
 }
 
+// Each model's key for the per-thread caches of split words: never reused,
+// so a cache never serves another (or a freed and reallocated) model.
+uint64_t NextCacheKey() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
 // A loading error: ENC_ERR_FORMAT naming the file and the place in it.
 struct Loader {
   const char* path;
@@ -434,8 +441,7 @@ struct Loader {
   enc_status BpeModel(const json& m) {
     tok->model = ModelKind::kBpe;
     Bpe& bpe = tok->bpe;
-    static std::atomic<uint64_t> next_cache_key{1};
-    bpe.cache_key = next_cache_key++;
+    bpe.cache_key = NextCacheKey();
     const json dropout = m.value("dropout", json());
     if (!dropout.is_null() && dropout.get<double>() != 0.0) {
       return Bad("model.dropout",
@@ -510,6 +516,7 @@ struct Loader {
   enc_status UnigramModel(const json& m) {
     tok->model = ModelKind::kUnigram;
     Unigram& u = tok->unigram;
+    u.cache_key = NextCacheKey();
     const auto vocab = m.find("vocab");
     if (vocab == m.end() || !vocab->is_array() || vocab->empty()) {
       return Bad("model.vocab", "missing or empty");
@@ -844,8 +851,13 @@ struct Loader {
   // The table of specials, by id, once everything has its id.
   void Finish() {
     tok->is_special.assign(tok->id_to_token.size(), false);
-    for (const AddedToken& a : tok->added) {
+    tok->added_index.clear();
+    for (size_t i = 0; i < tok->added.size(); ++i) {
+      const AddedToken& a = tok->added[i];
       if (a.special) tok->is_special[a.id] = true;
+      if (!a.cps.empty()) {
+        tok->added_index[a.cps[0]].push_back(static_cast<uint32_t>(i));
+      }
     }
   }
 };

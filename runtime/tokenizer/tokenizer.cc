@@ -119,13 +119,18 @@ struct Span {
 // `normalized`, leftmost-longest, as HF's AddedVocabulary does.
 std::vector<Span> SplitAdded(const std::vector<char32_t>& cps,
                              const std::vector<AddedToken>& added,
-                             bool normalized) {
+                             const AddedIndex& index, bool normalized) {
   std::vector<Span> spans;
   const size_t n = cps.size();
   size_t text_start = 0, i = 0;
+  static const std::vector<uint32_t> kNone;
   while (i < n) {
     size_t best = added.size();
-    for (size_t t = 0; t < added.size(); ++t) {  // longest first
+    // Only the tokens that start with this code point (most start none).
+    const auto hit = index.find(cps[i]);
+    const std::vector<uint32_t>& candidates =
+        hit == index.end() ? kNone : hit->second;
+    for (uint32_t t : candidates) {  // longest first
       if (added[t].normalized != normalized) continue;
       const std::u32string& c = added[t].cps;
       if (c.empty() || c.size() > n - i) continue;
@@ -303,7 +308,7 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
                 static_cast<long long>(bad));
   }
   std::string scratch;
-  for (const Span& raw : SplitAdded(cps, added, false)) {
+  for (const Span& raw : SplitAdded(cps, added, added_index, false)) {
     if (raw.added_id >= 0) {
       out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last],
                            static_cast<int64_t>(raw.content_first - raw.first),
@@ -337,7 +342,7 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
           break;
       }
     }
-    for (const Span& s : SplitAdded(norm.cps, added, true)) {
+    for (const Span& s : SplitAdded(norm.cps, added, added_index, true)) {
       if (s.added_id >= 0) {
         out->push_back(Token{s.added_id, norm.begin[s.first],
                              norm.end[s.last - 1],

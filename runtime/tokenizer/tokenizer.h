@@ -55,6 +55,10 @@ struct AddedToken {
   bool special, single_word, lstrip, rstrip, normalized;
 };
 
+// The added tokens (indices into the list, longest first) that start with
+// each code point.
+using AddedIndex = std::unordered_map<char32_t, std::vector<uint32_t>>;
+
 // One piece of a post-processing template.
 struct TemplatePiece {
   bool is_sequence;  // $A or $B (sequence 0 or 1), else a special token
@@ -155,6 +159,7 @@ struct enc_tokenizer {
   enc::tok::Bpe bpe;
   enc::tok::Unigram unigram;
   std::vector<enc::tok::AddedToken> added;  // longest first
+  enc::tok::AddedIndex added_index;         // by first code point
   enc::tok::PostProcessor post;
   enc::tok::Truncation truncation;
   enc::tok::Padding padding;

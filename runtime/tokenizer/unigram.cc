@@ -11,6 +11,9 @@ namespace {
 // As SentencePiece and HF: an unknown code point scores this much below
 // the lowest piece.
 constexpr double kUnkPenalty = 10.0;
+// As HF's model caches: words up to this many code points, this many words.
+constexpr size_t kCachedWordLength = 256;
+constexpr size_t kCacheWords = 10000;
 
 uint64_t ChildKey(int32_t node, unsigned char byte) {
   return static_cast<uint64_t>(node) << 8 | byte;
@@ -40,21 +43,17 @@ void Unigram::Add(const std::string& piece, double score) {
   if (id == 0 || score < min_score) min_score = score;
 }
 
-bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
-                       std::string* scratch, std::vector<Token>* out) const {
-  if (first >= last) return true;
-  // The word in UTF-8, and the code point each byte belongs to.
-  std::string& word = *scratch;
-  word.clear();
+bool Unigram::Split(const std::string& word, std::vector<Piece>* out) const {
+  // The code point each byte of the word belongs to.
   std::vector<int32_t> cp_of;
-  for (size_t i = first; i < last; ++i) {
-    const size_t before = word.size();
-    AppendUtf8(text.cps[i], &word);
-    cp_of.insert(cp_of.end(), word.size() - before,
-                 static_cast<int32_t>(i - first));
+  cp_of.reserve(word.size() + 1);
+  int32_t cp = -1;
+  for (char ch : word) {
+    if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) ++cp;
+    cp_of.push_back(cp);
   }
   const size_t size = word.size();
-  cp_of.push_back(static_cast<int32_t>(last - first));
+  cp_of.push_back(cp + 1);
   // best[e]: the best path over word[0, e), its last piece [start, e).
   struct Node {
     int32_t id = -1;
@@ -97,28 +96,27 @@ bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
     }
     start += char_len;
   }
-  // Back from the end: the pieces, unknowns fused.
-  struct Piece {
+  // Back from the end: the pieces (in bytes), unknowns fused.
+  struct Span {
     int32_t id;
-    size_t begin, end;  // bytes of the word
+    size_t begin, end;
   };
-  std::vector<Piece> pieces;
+  std::vector<Span> spans;
   for (size_t e = size; e > 0;) {
     const Node& n = best[e];
     const auto s = static_cast<size_t>(n.start);
-    if (fuse_unk && n.id == unk_id && !pieces.empty() &&
-        pieces.back().id == unk_id) {
-      pieces.back().begin = s;
+    if (fuse_unk && n.id == unk_id && !spans.empty() &&
+        spans.back().id == unk_id) {
+      spans.back().begin = s;
     } else {
-      pieces.push_back(Piece{n.id, s, e});
+      spans.push_back(Span{n.id, s, e});
     }
     e = s;
   }
-  for (auto p = pieces.rbegin(); p != pieces.rend(); ++p) {
-    const int64_t b = text.begin[first + cp_of[p->begin]];
-    const int64_t e = text.end[first + cp_of[p->end - 1]];
-    // A fused unknown made of several pieces that is a piece of its own,
-    // as HF looks the fused text up again.
+  for (auto p = spans.rbegin(); p != spans.rend(); ++p) {
+    const int32_t first = cp_of[p->begin], last = cp_of[p->end - 1] + 1;
+    // A fused unknown that is a piece of its own, as HF looks the fused
+    // text up again.
     int32_t id = p->id;
     if (id == unk_id) {
       const auto it = vocab.find(word.substr(p->begin, p->end - p->begin));
@@ -135,11 +133,49 @@ bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
         ids.push_back(it->second);
       }
       if (ids.size() == p->end - p->begin) {
-        for (int32_t byte_id : ids) out->push_back(Token{byte_id, b, e});
+        for (int32_t byte_id : ids) out->push_back(Piece{byte_id, first, last});
         continue;
       }
     }
-    out->push_back(Token{id, b, e});
+    out->push_back(Piece{id, first, last});
+  }
+  return true;
+}
+
+bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
+                       std::string* scratch, std::vector<Token>* out) const {
+  if (first >= last) return true;
+  std::string& word = *scratch;
+  word.clear();
+  for (size_t i = first; i < last; ++i) AppendUtf8(text.cps[i], &word);
+  // One cache per thread, emptied when another model uses the thread.
+  struct Cache {
+    uint64_t key = 0;
+    std::unordered_map<std::string, std::vector<Piece>> words;
+  };
+  thread_local Cache cache;
+  if (cache.key != cache_key) {
+    cache.words.clear();
+    cache.key = cache_key;
+  }
+  const bool cacheable = last - first <= kCachedWordLength;
+  const std::vector<Piece>* pieces = nullptr;
+  std::vector<Piece> local;
+  if (cacheable) {
+    const auto hit = cache.words.find(word);
+    if (hit != cache.words.end()) pieces = &hit->second;
+  }
+  if (pieces == nullptr) {
+    if (!Split(word, &local)) return false;
+    if (cacheable && cache.words.size() < kCacheWords) {
+      pieces = &cache.words.emplace(word, std::move(local)).first->second;
+    } else {
+      pieces = &local;
+    }
+  }
+  for (const Piece& p : *pieces) {
+    out->push_back(
+        Token{p.id, text.begin[first + p.first], text.end[first + p.last - 1]});
   }
   return true;
 }

@@ -33,10 +33,21 @@ struct Unigram {
   // Adds a piece (pieces must be added in id order).
   void Add(const std::string& piece, double score);
 
+  uint64_t cache_key = 0;  // tells this model's cache entries apart
+
   // Appends the tokens of word [first, last) of `text`; false if the word
   // needs an unknown token and the model has none (as HF's MissingUnkId).
+  // Words already split are kept in a per-thread cache.
   bool Tokenize(const NormalizedText& text, size_t first, size_t last,
                 std::string* scratch, std::vector<Token>* out) const;
+
+ private:
+  // A token and the code points [first, last) of the word it covers.
+  struct Piece {
+    int32_t id;
+    int32_t first, last;
+  };
+  bool Split(const std::string& word, std::vector<Piece>* out) const;
 };
 
 }  // namespace tok
