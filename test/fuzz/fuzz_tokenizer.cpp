@@ -1,7 +1,8 @@
 // libFuzzer targets for the tokenizers (enc/tokenizer.h), one source built
 // twice:
 //  - fuzz_tokenizer_text (ENC_FUZZ_TEXT): the bytes are a text and a pair
-//    (split at the first 0x01) for bert-base-uncased's tokenizer.json;
+//    (split at the first 0x01) for the tokenizer.json of bert-base-uncased
+//    (WordPiece), roberta-base (BPE) and t5-small (Unigram);
 //  - fuzz_tokenizer_file: the bytes are a tokenizer file, then a few texts
 //    are encoded with it if it opens.
 // Either way the encodings are checked, not only run: the result is ENC_OK
@@ -111,17 +112,26 @@ void CheckEncode(const enc_tokenizer* tok, const std::string& a,
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);
 #ifdef ENC_FUZZ_TEXT
-  static enc_tokenizer* tok = [] {
-    enc_tokenizer* t = nullptr;
-    if (enc_tokenizer_open(ENC_FUZZ_TOKENIZER, &t) != ENC_OK) std::abort();
-    return t;
+  // One file of each model: WordPiece, byte-level BPE, Unigram.
+  static const std::vector<enc_tokenizer*> toks = [] {
+    std::vector<enc_tokenizer*> v;
+    for (const char* name : {"bert-base-uncased", "roberta-base", "t5-small"}) {
+      const std::string path =
+          std::string(ENC_FUZZ_TOKENIZERS) + "/" + name + "/tokenizer.json";
+      enc_tokenizer* t = nullptr;
+      if (enc_tokenizer_open(path.c_str(), &t) != ENC_OK) std::abort();
+      v.push_back(t);
+    }
+    return v;
   }();
   const size_t split = bytes.find('\x01');
-  if (split == std::string::npos) {
-    CheckEncode(tok, bytes, nullptr);
-  } else {
-    const std::string b = bytes.substr(split + 1);
-    CheckEncode(tok, bytes.substr(0, split), &b);
+  for (enc_tokenizer* tok : toks) {
+    if (split == std::string::npos) {
+      CheckEncode(tok, bytes, nullptr);
+    } else {
+      const std::string b = bytes.substr(split + 1);
+      CheckEncode(tok, bytes.substr(0, split), &b);
+    }
   }
 #else
   char path[] = "/tmp/fuzz_tokenizer_XXXXXX.json";
