@@ -58,7 +58,8 @@ def _library() -> ctypes.CDLL:
             "enc_encoding_attention_mask": (pi32, [p]),
             "enc_encoding_sequence_ids": (pi32, [p]),
             "enc_encoding_offsets": (pi64, [p]),
-            "enc_encoding_token": (ctypes.c_char_p, [p, i32]),
+            "enc_encoding_token": (ctypes.c_void_p, [p, i32]),
+            "enc_encoding_token_length": (sz, [p, i32]),
             "enc_tokenizer_decode": (ctypes.c_int,
                                      [p, pi32, i32, ctypes.c_int,
                                       ctypes.c_char_p, sz,
@@ -203,8 +204,9 @@ class Tokenizer:
                 for s, (bb, be) in zip(seq, byte_pairs)]
             return Encoding(
                 ids, lib.enc_encoding_type_ids(e)[:n],
-                [lib.enc_encoding_token(e, k).decode("utf-8", "replace")
-                 for k in range(n)],
+                [ctypes.string_at(lib.enc_encoding_token(e, k),
+                                  lib.enc_encoding_token_length(e, k))
+                 .decode("utf-8", "replace") for k in range(n)],
                 offsets, lib.enc_encoding_attention_mask(e)[:n],
                 [s if s >= 0 else None for s in seq])
         finally:

@@ -182,6 +182,13 @@ extern "C" const char* enc_encoding_token(const enc_encoding* e, int32_t i) {
   return e->tokens[i].c_str();
 }
 
+extern "C" size_t enc_encoding_token_length(const enc_encoding* e, int32_t i) {
+  if (e == nullptr || i < 0 || static_cast<size_t>(i) >= e->tokens.size()) {
+    return 0;
+  }
+  return e->tokens[i].size();
+}
+
 extern "C" enc_status enc_tokenizer_encode_batch(
     const enc_tokenizer* tok, int32_t count, const char* const* texts,
     const size_t* lengths_in_bytes, int64_t capacity, int32_t* tokens,

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,10 @@ struct Token {
   // end of [begin, end): HF's token spans it (ByteLevel's trimming may
   // drop it).
   int64_t stripped_begin = 0, stripped_end = 0;
+  // The token's string where HF's is not the vocabulary's (an added token
+  // with its stripped whitespace, an unknown Unigram piece's text); empty
+  // otherwise.
+  std::string text = std::string();
 };
 
 }  // namespace tok

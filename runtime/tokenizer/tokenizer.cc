@@ -167,6 +167,15 @@ std::vector<Span> SplitAdded(const std::vector<char32_t>& cps,
   return spans;
 }
 
+// HF's string of an added token that took whitespace with it (lstrip,
+// rstrip): the text it spans; empty (the vocabulary's) otherwise.
+std::string StrippedText(const std::vector<char32_t>& cps, const Span& s) {
+  std::string text;
+  if (s.first == s.content_first && s.last == s.content_last) return text;
+  for (size_t i = s.first; i < s.last; ++i) AppendUtf8(cps[i], &text);
+  return text;
+}
+
 }  // namespace
 }  // namespace tok
 }  // namespace enc
@@ -175,6 +184,7 @@ using enc::Fail;
 using enc::tok::NormalizedText;
 using enc::tok::Span;
 using enc::tok::SplitAdded;
+using enc::tok::StrippedText;
 using enc::tok::Token;
 
 bool enc_tokenizer::Model(const NormalizedText& text, size_t first, size_t last,
@@ -312,7 +322,8 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
     if (raw.added_id >= 0) {
       out->push_back(Token{raw.added_id, starts[raw.first], starts[raw.last],
                            static_cast<int64_t>(raw.content_first - raw.first),
-                           static_cast<int64_t>(raw.last - raw.content_last)});
+                           static_cast<int64_t>(raw.last - raw.content_last),
+                           StrippedText(cps, raw)});
       continue;
     }
     NormalizedText norm;
@@ -347,7 +358,8 @@ enc_status enc_tokenizer::EncodeSequence(std::string_view text,
         out->push_back(Token{s.added_id, norm.begin[s.first],
                              norm.end[s.last - 1],
                              static_cast<int64_t>(s.content_first - s.first),
-                             static_cast<int64_t>(s.last - s.content_last)});
+                             static_cast<int64_t>(s.last - s.content_last),
+                             StrippedText(norm.cps, s)});
         continue;
       }
       if (!PreTokenize(0, norm, s.first, s.last, &scratch, out)) {
@@ -420,17 +432,22 @@ enc_status Truncate(const enc::tok::Truncation& t, int32_t added,
 }
 
 void Append(enc_encoding* e, const enc_tokenizer& tok, int32_t id, int32_t type,
-            int32_t seq, int64_t b, int64_t end, int32_t mask) {
+            int32_t seq, int64_t b, int64_t end, int32_t mask,
+            const std::string* text = nullptr) {
   e->ids.push_back(id);
   e->type_ids.push_back(type);
   e->attention_mask.push_back(mask);
   e->sequence_ids.push_back(seq);
   e->offsets.push_back(b);
   e->offsets.push_back(end);
-  e->tokens.push_back(id >= 0 &&
-                              static_cast<size_t>(id) < tok.id_to_token.size()
-                          ? tok.id_to_token[id]
-                          : std::string());
+  if (text != nullptr && !text->empty()) {
+    e->tokens.push_back(*text);
+  } else {
+    e->tokens.push_back(id >= 0 &&
+                                static_cast<size_t>(id) < tok.id_to_token.size()
+                            ? tok.id_to_token[id]
+                            : std::string());
+  }
 }
 
 }  // namespace
@@ -468,7 +485,7 @@ enc_status enc_tokenizer::Encode(std::string_view text,
       if (piece.is_sequence) {
         for (const Token& t : *seqs[piece.sequence]) {
           Append(out, *this, t.id, piece.type_id, piece.sequence, t.begin,
-                 t.end, 1);
+                 t.end, 1, &t.text);
         }
       } else {
         for (int32_t id : piece.ids) {
@@ -487,7 +504,7 @@ enc_status enc_tokenizer::Encode(std::string_view text,
     }
     for (int32_t s = 0; s < (pair != nullptr ? 2 : 1); ++s) {
       for (const Token& t : *seqs[s]) {
-        Append(out, *this, t.id, types[s], s, t.begin, t.end, 1);
+        Append(out, *this, t.id, types[s], s, t.begin, t.end, 1, &t.text);
       }
     }
   }

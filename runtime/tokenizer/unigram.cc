@@ -133,11 +133,15 @@ bool Unigram::Split(const std::string& word, std::vector<Piece>* out) const {
         ids.push_back(it->second);
       }
       if (ids.size() == p->end - p->begin) {
-        for (int32_t byte_id : ids) out->push_back(Piece{byte_id, first, last});
+        for (int32_t byte_id : ids) {
+          out->push_back(Piece{byte_id, first, last, std::string()});
+        }
         continue;
       }
     }
-    out->push_back(Piece{id, first, last});
+    out->push_back(Piece{id, first, last,
+                         id == unk_id ? word.substr(p->begin, p->end - p->begin)
+                                      : std::string()});
   }
   return true;
 }
@@ -174,8 +178,8 @@ bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
     }
   }
   for (const Piece& p : *pieces) {
-    out->push_back(
-        Token{p.id, text.begin[first + p.first], text.end[first + p.last - 1]});
+    out->push_back(Token{p.id, text.begin[first + p.first],
+                         text.end[first + p.last - 1], 0, 0, p.text});
   }
   return true;
 }

@@ -46,6 +46,7 @@ struct Unigram {
   struct Piece {
     int32_t id;
     int32_t first, last;
+    std::string text;  // an unknown piece's text (HF's token), else empty
   };
   bool Split(const std::string& word, std::vector<Piece>* out) const;
 };

@@ -78,7 +78,7 @@ async function main() {
     try {
       const e = await hf.encode(c.text, c.pair === undefined ? null : c.pair, { addSpecialTokens: special });
       want = {
-        ids: e.getIds(), type_ids: e.getTypeIds(), mask: e.getAttentionMask(),
+        ids: e.getIds(), tokens: e.getTokens(), type_ids: e.getTypeIds(), mask: e.getAttentionMask(),
         offsets: e.getOffsets(), decoded: await hf.decode(e.getIds(), true),
       };
     } catch (err) {
@@ -91,7 +91,7 @@ async function main() {
       const texts = [c.text, c.pair];
       // Offsets index the input each token came from (encc's sequence ids).
       got = {
-        ids: o.ids, type_ids: o.type_ids, mask: o.mask,
+        ids: o.ids, tokens: o.tokens, type_ids: o.type_ids, mask: o.mask,
         offsets: o.chars ? o.offsets
           : o.offsets.map((be, j) => codePointOffsets(texts[o.seq[j] === 1 ? 1 : 0], [be])[0]),
         decoded: o.decoded,
@@ -114,7 +114,7 @@ function describe({ case: c, want, got }) {
   if (want.error !== undefined || got.error !== undefined) {
     return `${head}\n  HF: ${want.error || 'ok'}\n  encc: ${got.error || 'ok'}`;
   }
-  for (const key of ['ids', 'type_ids', 'mask', 'offsets', 'decoded']) {
+  for (const key of ['ids', 'tokens', 'type_ids', 'mask', 'offsets', 'decoded']) {
     const a = JSON.stringify(want[key]), b = JSON.stringify(got[key]);
     if (a === b) continue;
     if (!Array.isArray(want[key])) return `${head}\n  ${key}: HF ${a.slice(0, 300)}\n  ${key}: encc ${b.slice(0, 300)}`;

@@ -28,7 +28,7 @@ def main():
             try:
                 e = tok.encode(c.get("text", ""), c.get("pair"),
                                add_special_tokens=c.get("special", True))
-                r = {"ids": e.ids, "type_ids": e.type_ids,
+                r = {"ids": e.ids, "tokens": e.tokens, "type_ids": e.type_ids,
                      "mask": e.attention_mask,
                      "seq": [-1 if s is None else s for s in e.sequence_ids],
                      "offsets": [list(o) for o in e.offsets], "chars": True,

@@ -64,6 +64,12 @@ int main(int argc, char** argv) {
       out["mask"] = v;
       v.assign(enc_encoding_sequence_ids(e), enc_encoding_sequence_ids(e) + n);
       out["seq"] = v;
+      std::vector<std::string> tokens;
+      for (int32_t i = 0; i < n; ++i) {
+        tokens.emplace_back(enc_encoding_token(e, i),
+                            enc_encoding_token_length(e, i));
+      }
+      out["tokens"] = tokens;
       nlohmann::json offsets = nlohmann::json::array();
       for (int32_t i = 0; i < n; ++i) {
         offsets.push_back({enc_encoding_offsets(e)[2 * i],

@@ -69,8 +69,12 @@ const int32_t *enc_encoding_sequence_ids(const enc_encoding *e);
 /* [length][2] byte offsets into the text (or pair) the token came from;
  * (0, 0) for special tokens and padding. */
 const int64_t *enc_encoding_offsets(const enc_encoding *e);
-/* The token strings, as the vocabulary spells them (NUL-terminated). */
+/* Token i's string, as Hugging Face gives it (the vocabulary's, or the text
+ * an unknown Unigram piece or a stripping added token spans), NUL-terminated;
+ * a token may hold a NUL itself (a text's NUL is a piece of T5's
+ * vocabulary): enc_encoding_token_length gives its bytes. */
 const char *enc_encoding_token(const enc_encoding *e, int32_t i);
+size_t enc_encoding_token_length(const enc_encoding *e, int32_t i);
 
 /* Encodes `count` texts into the arrays of an enc_input (enc/runtime.h):
  * tokens and token_types [count, *seq_len] row-major with *seq_len the
