@@ -710,10 +710,29 @@ struct Loader {
     return ENC_OK;
   }
 
-  enc_status Post(const json& p) {
+  enc_status Post(const json& p, int depth = 0) {
     PostProcessor& post = tok->post;
     if (p.is_null()) return ENC_OK;
     const std::string type = p.value("type", "");
+    if (type == "Sequence" && depth == 0) {
+      // As newer files chain them: ByteLevel's trimming, then one template
+      // (a second template would replace the first's specials).
+      const json list = p.value("processors", json());
+      if (!list.is_array()) {
+        return Bad("post_processor", "processors is not a list");
+      }
+      int templates = 0;
+      for (const json& step : list) {
+        const bool is_template =
+            step.is_object() && step.value("type", "") != "ByteLevel";
+        if (is_template && ++templates > 1) {
+          return Bad("post_processor",
+                     "a sequence of two templates is not implemented");
+        }
+        if (enc_status s = Post(step, 1)) return s;
+      }
+      return ENC_OK;
+    }
     if (type == "ByteLevel") {  // offsets trimming only, no special tokens
       post.trim_offsets = p.value("trim_offsets", true);
       post.add_prefix_space = p.value("add_prefix_space", true);

@@ -117,7 +117,9 @@ function describe({ case: c, want, got }) {
   for (const key of ['ids', 'tokens', 'type_ids', 'mask', 'offsets', 'decoded']) {
     const a = JSON.stringify(want[key]), b = JSON.stringify(got[key]);
     if (a === b) continue;
-    if (!Array.isArray(want[key])) return `${head}\n  ${key}: HF ${a.slice(0, 300)}\n  ${key}: encc ${b.slice(0, 300)}`;
+    if (!Array.isArray(want[key]) || !Array.isArray(got[key])) {
+      return `${head}\n  ${key}: HF ${String(a).slice(0, 300)}\n  ${key}: encc ${String(b).slice(0, 300)}`;
+    }
     let i = 0;
     while (i < want[key].length && JSON.stringify(want[key][i]) === JSON.stringify(got[key][i])) ++i;
     const around = (v) => JSON.stringify(v.slice(Math.max(0, i - 2), i + 3));

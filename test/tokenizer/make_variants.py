@@ -12,6 +12,8 @@ From a byte-level BPE (RoBERTa's), `make_variants.py bpe SRC OUT`:
                    by TemplateProcessing, added tokens that lstrip, rstrip,
                    single_word and normalized=false
   nfkd.json        an NFKD normalizer
+  sequence_post.json  a post_processor Sequence: ByteLevel's trimming, then
+                   <s> A </s> (B </s>, type 1) by TemplateProcessing
 
 From a WordPiece (bert-base-uncased's), `make_variants.py wordpiece SRC OUT`:
 
@@ -119,6 +121,21 @@ def main():
     j = copy.deepcopy(base)
     j["normalizer"] = {"type": "NFKD"}
     write("nfkd.json", j)
+
+    j = copy.deepcopy(base)
+    special = lambda t, type_id: {"SpecialToken": {"id": t, "type_id": type_id}}
+    seq = lambda s, type_id: {"Sequence": {"id": s, "type_id": type_id}}
+    j["post_processor"] = {"type": "Sequence", "processors": [
+        {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+         "use_regex": True},
+        {"type": "TemplateProcessing",
+         "single": [special("<s>", 0), seq("A", 0), special("</s>", 0)],
+         "pair": [special("<s>", 0), seq("A", 0), special("</s>", 0),
+                  seq("B", 1), special("</s>", 1)],
+         "special_tokens": {
+             "<s>": {"id": "<s>", "ids": [0], "tokens": ["<s>"]},
+             "</s>": {"id": "</s>", "ids": [2], "tokens": ["</s>"]}}}]}
+    write("sequence_post.json", j)
 
     j = copy.deepcopy(base)
     j["normalizer"] = {"type": "NFC"}
