@@ -27,6 +27,8 @@ From a Unigram (T5's), `make_variants.py unigram SRC OUT`:
   bytes.json       byte_fallback with <0x00>..<0xFF> pieces, XLM-R's
                    <s> A </s> </s> B </s> (RobertaProcessing)
   nounk.json       no unk_id: a text that needs one is an error
+  xlmr.json        XLM-R's shape: Metaspace alone (no WhitespaceSplit),
+                   <s> A </s> </s> B </s> by TemplateProcessing
 """
 import copy
 import json
@@ -70,6 +72,21 @@ def unigram_variants(base, write):
     j = copy.deepcopy(base)
     j["model"]["unk_id"] = None
     write("nounk.json", j)
+
+    j = copy.deepcopy(base)
+    j["pre_tokenizer"] = {"type": "Metaspace", "replacement": "\u2581",
+                          "add_prefix_space": True}
+    special = lambda t: {"SpecialToken": {"id": t, "type_id": 0}}
+    seq = lambda s: {"Sequence": {"id": s, "type_id": 0}}
+    j["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [special("<pad>"), seq("A"), special("</s>")],
+        "pair": [special("<pad>"), seq("A"), special("</s>"), special("</s>"),
+                 seq("B"), special("</s>")],
+        "special_tokens": {
+            "<pad>": {"id": "<pad>", "ids": [0], "tokens": ["<pad>"]},
+            "</s>": {"id": "</s>", "ids": [1], "tokens": ["</s>"]}}}
+    write("xlmr.json", j)
 
 
 def wordpiece_variants(base, write):
