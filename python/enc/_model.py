@@ -1,7 +1,7 @@
 """enc.Model: one encoder of a library, loaded with its weights."""
 import ctypes
 import os
-from typing import Optional, Tuple, Union
+from typing import Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -187,6 +187,59 @@ class Model:
         return out, probs
 
     __call__ = forward
+
+    def encode(self, sentences: Union[str, Sequence[str]], tokenizer,
+               batch_size: int = 32, normalize_embeddings: bool = False
+               ) -> np.ndarray:
+        """Texts to pooled embeddings, as sentence-transformers'
+        ``SentenceTransformer.encode`` does: ``tokenizer`` (an
+        :class:`enc.Tokenizer`) encodes each text with its special tokens,
+        the texts run in batches of ``batch_size`` of similar length (no
+        compute on padding), and the result is float32 ``[n, d_model]`` in
+        the order given (``[d_model]`` for one str). ``normalize_embeddings``
+        scales each row to unit L2 norm.
+
+        The model must pool (``pooling`` cls or mean). A text longer than
+        ``max_len`` tokens raises :class:`enc.Error` ("input") naming it:
+        call ``tokenizer.enable_truncation(model.max_len)`` to cut instead.
+        """
+        if self.pooling == "none":
+            raise _bad("encode needs a model that pools (pooling = mean or "
+                       "cls); %s has pooling none: use forward" % self.name)
+        if self.vocab <= 0:
+            raise _bad("encode needs a model of token ids; %s reads embeddings"
+                       % self.name)
+        single = isinstance(sentences, str)
+        texts = [sentences] if single else list(sentences)
+        if int(batch_size) < 1:
+            raise _bad("batch_size is %r; it must be at least 1" % (batch_size,))
+        encodings = tokenizer.encode_batch(texts)
+        for i, e in enumerate(encodings):
+            if len(e.ids) > self.max_len:
+                raise _bad("sentence %d has %d tokens, more than max_len %d "
+                           "(tokenizer.enable_truncation(%d) cuts it)"
+                           % (i, len(e.ids), self.max_len, self.max_len))
+        out = np.empty((len(texts), self.d_model), _F32)
+        # Longest first, so that each batch pads little.
+        order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        for start in range(0, len(order), int(batch_size)):
+            rows = order[start:start + int(batch_size)]
+            seq = max(1, max(len(encodings[i].ids) for i in rows))
+            ids = np.zeros((len(rows), seq), np.int32)
+            types = np.zeros((len(rows), seq), np.int32)
+            lengths = np.zeros(len(rows), np.int32)
+            for r, i in enumerate(rows):
+                e = encodings[i]
+                ids[r, :len(e.ids)] = e.ids
+                types[r, :len(e.ids)] = e.type_ids
+                lengths[r] = len(e.ids)
+            y = self.forward(ids, lengths=lengths,
+                             token_types=types if self.type_vocab > 0 else None)
+            out[rows] = y
+        if normalize_embeddings:
+            norms = np.linalg.norm(out, axis=1, keepdims=True)
+            out /= np.maximum(norms, np.float32(1e-12))
+        return out[0] if single else out
 
     # -- lifetime -----------------------------------------------------------
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""enc.Model.encode (texts -> pooled embeddings, as sentence-transformers'
+encode) with an enc.Tokenizer, on a small encoder of BERT's vocabulary:
+
+- 40 texts of mixed lengths in batches of 8 give, row for row in the order
+  given, what forward gives each text alone (batching by length and padding
+  change nothing but the order of work);
+- normalize_embeddings gives unit rows in the same directions; one str gives
+  one vector;
+- a text past max_len, a model that does not pool and a bad batch_size are
+  enc.Error("input") naming what is wrong; truncation in the tokenizer
+  makes the long text fit.
+
+usage: test_encode.py TOKENIZER_INPUTS WORKDIR  (environment as in
+test/e2e/encc_case.py, PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY)
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+import encc_case as ec  # noqa: E402
+
+import enc  # noqa: E402
+
+ENC = """
+encoder tiny_mean {
+  d_model = 16; heads = 2; d_ff = 32; blocks = 2; max_len = 48;
+  vocab = 30522; type_vocab = 2; positional = learned; embed_norm = true;
+  activation = gelu; eps = 1e-12; pooling = mean;
+}
+encoder tiny_none : tiny_mean { pooling = none; }
+"""
+
+failures = []
+
+
+def check(ok, what):
+    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def input_error(fn):
+    try:
+        fn()
+    except enc.Error as e:
+        return e if e.status == "input" else None
+    return None
+
+
+def main():
+    inputs, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    enc_path = os.path.join(work, "tiny.enc")
+    with open(enc_path, "w") as f:
+        f.write(ENC)
+    spec = ec.spec_of(enc_path, "tiny_mean")
+    ec.reference.make_case(spec, 3, 1, 4, outdir=os.path.join(work, "case"))
+    weights = os.path.join(work, "case", "weights.safetensors")
+    lib = os.path.join(work, "libtiny.so")
+    ec.run([ec.env("ENCC"), enc_path, "--emit=shared", "-o", lib,
+            "--runtime-lib=" + ec.env("ENC_RUNTIME_LIB")])
+    m = enc.load(lib, weights, "tiny_mean")
+    tok = enc.Tokenizer.from_file(os.path.join(inputs, "bert-base-uncased",
+                                               "tokenizer.json"))
+    texts = ["text %d: %s" % (i, " ".join(["naïve café"] * (i % 9)))
+             for i in range(40)]
+    got = m.encode(texts, tok, batch_size=8)
+    alone = np.stack([
+        m.forward(np.array([e.ids]), token_types=np.array([e.type_ids]))[0]
+        for e in (tok.encode(t) for t in texts)])
+    diff = float(np.abs(got - alone).max())
+    check(got.shape == (40, 16) and got.dtype == np.float32,
+          "encode: shape %s %s" % (got.shape, got.dtype))
+    check(diff <= 1e-5 * max(1.0, float(np.abs(alone).max())),
+          "encode == forward of each text alone (max |diff| %.2e)" % diff)
+    unit = m.encode(texts, tok, batch_size=8, normalize_embeddings=True)
+    norms = np.linalg.norm(unit, axis=1)
+    cos = np.sum(unit * alone, axis=1) / np.linalg.norm(alone, axis=1)
+    check(np.allclose(norms, 1, atol=1e-5) and np.allclose(cos, 1, atol=1e-5),
+          "normalize_embeddings: unit rows, same directions")
+    one = m.encode(texts[5], tok)
+    check(one.shape == (16,) and np.allclose(one, alone[5], atol=1e-5),
+          "one str -> one vector")
+    long_text = "word " * 100
+    err = input_error(lambda: m.encode([texts[0], long_text], tok))
+    check(err is not None and "sentence 1 has 102 tokens" in str(err),
+          "too long: %s" % err)
+    tok.enable_truncation(m.max_len)
+    check(m.encode([long_text], tok).shape == (1, 16),
+          "enable_truncation(max_len) makes it fit")
+    none = enc.load(lib, weights, "tiny_none")
+    err = input_error(lambda: none.encode(texts, tok))
+    check(err is not None and "pooling none" in str(err),
+          "a model that does not pool: %s" % err)
+    err = input_error(lambda: m.encode(texts, tok, batch_size=0))
+    check(err is not None and "batch_size" in str(err), "batch_size 0: %s" % err)
+    print("%d failed" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
