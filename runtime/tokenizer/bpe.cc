@@ -9,10 +9,6 @@ namespace enc {
 namespace tok {
 namespace {
 
-// As HF's BPE cache: words up to this many code points, this many words.
-constexpr size_t kCachedWordLength = 256;
-constexpr size_t kCacheWords = 10000;
-
 // A symbol of the word being merged: a doubly linked list over a vector.
 struct Symbol {
   int32_t id;
@@ -33,7 +29,7 @@ struct Candidate {
 }  // namespace
 
 void Bpe::Split(const NormalizedText& text, size_t first, size_t last,
-                std::vector<Piece>* pieces) const {
+                std::vector<Subword>* pieces) const {
   std::vector<Symbol> symbols;
   symbols.reserve(last - first);
   auto add = [&](int32_t id, int32_t f, int32_t l) {
@@ -117,7 +113,7 @@ void Bpe::Split(const NormalizedText& text, size_t first, size_t last,
     consider(top.pos);
   }
   for (const Symbol& s : symbols) {
-    if (!s.removed) pieces->push_back(Piece{s.id, s.first, s.last});
+    if (!s.removed) pieces->push_back(Subword{s.id, s.first, s.last});
   }
 }
 
@@ -134,35 +130,13 @@ void Bpe::Tokenize(const NormalizedText& text, size_t first, size_t last,
       return;
     }
   }
-  // One cache per thread, emptied when another model uses the thread.
-  struct Cache {
-    uint64_t key = 0;
-    std::unordered_map<std::string, std::vector<Piece>> words;
-  };
-  thread_local Cache cache;
-  if (cache.key != cache_key) {
-    cache.words.clear();
-    cache.key = cache_key;
-  }
-  const bool cacheable = last - first <= kCachedWordLength;
-  const std::vector<Piece>* pieces = nullptr;
-  std::vector<Piece> local;
-  if (cacheable) {
-    const auto hit = cache.words.find(word);
-    if (hit != cache.words.end()) pieces = &hit->second;
-  }
-  if (pieces == nullptr) {
-    Split(text, first, last, &local);
-    if (cacheable && cache.words.size() < kCacheWords) {
-      pieces = &cache.words.emplace(word, std::move(local)).first->second;
-    } else {
-      pieces = &local;
-    }
-  }
-  for (const Piece& p : *pieces) {
-    out->push_back(
-        Token{p.id, text.begin[first + p.first], text.end[first + p.last - 1]});
-  }
+  TokenizeCached(
+      cache_key, text, first, last, word,
+      [&](std::vector<Subword>* pieces) {
+        Split(text, first, last, pieces);
+        return true;
+      },
+      out);
 }
 
 }  // namespace tok

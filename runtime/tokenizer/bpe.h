@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "tokenizer/normalized.h"
+#include "tokenizer/word_cache.h"
 
 namespace enc {
 namespace tok {
@@ -39,14 +40,8 @@ struct Bpe {
                 std::string* scratch, std::vector<Token>* out) const;
 
  private:
-  // A token and the code points [first, last) of the word it covers (a
-  // byte_fallback token covers the whole code point its byte is of).
-  struct Piece {
-    int32_t id;
-    int32_t first, last;
-  };
   void Split(const NormalizedText& text, size_t first, size_t last,
-             std::vector<Piece>* pieces) const;
+             std::vector<Subword>* pieces) const;
 };
 
 }  // namespace tok

@@ -11,9 +11,6 @@ namespace {
 // As SentencePiece and HF: an unknown code point scores this much below
 // the lowest piece.
 constexpr double kUnkPenalty = 10.0;
-// As HF's model caches: words up to this many code points, this many words.
-constexpr size_t kCachedWordLength = 256;
-constexpr size_t kCacheWords = 10000;
 
 uint64_t ChildKey(int32_t node, unsigned char byte) {
   return static_cast<uint64_t>(node) << 8 | byte;
@@ -43,7 +40,7 @@ void Unigram::Add(const std::string& piece, double score) {
   if (id == 0 || score < min_score) min_score = score;
 }
 
-bool Unigram::Split(const std::string& word, std::vector<Piece>* out) const {
+bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
   // The code point each byte of the word belongs to.
   std::vector<int32_t> cp_of;
   cp_of.reserve(word.size() + 1);
@@ -134,14 +131,15 @@ bool Unigram::Split(const std::string& word, std::vector<Piece>* out) const {
       }
       if (ids.size() == p->end - p->begin) {
         for (int32_t byte_id : ids) {
-          out->push_back(Piece{byte_id, first, last, std::string()});
+          out->push_back(Subword{byte_id, first, last, std::string()});
         }
         continue;
       }
     }
-    out->push_back(Piece{id, first, last,
-                         id == unk_id ? word.substr(p->begin, p->end - p->begin)
-                                      : std::string()});
+    out->push_back(Subword{id, first, last,
+                           id == unk_id
+                               ? word.substr(p->begin, p->end - p->begin)
+                               : std::string()});
   }
   return true;
 }
@@ -152,36 +150,9 @@ bool Unigram::Tokenize(const NormalizedText& text, size_t first, size_t last,
   std::string& word = *scratch;
   word.clear();
   for (size_t i = first; i < last; ++i) AppendUtf8(text.cps[i], &word);
-  // One cache per thread, emptied when another model uses the thread.
-  struct Cache {
-    uint64_t key = 0;
-    std::unordered_map<std::string, std::vector<Piece>> words;
-  };
-  thread_local Cache cache;
-  if (cache.key != cache_key) {
-    cache.words.clear();
-    cache.key = cache_key;
-  }
-  const bool cacheable = last - first <= kCachedWordLength;
-  const std::vector<Piece>* pieces = nullptr;
-  std::vector<Piece> local;
-  if (cacheable) {
-    const auto hit = cache.words.find(word);
-    if (hit != cache.words.end()) pieces = &hit->second;
-  }
-  if (pieces == nullptr) {
-    if (!Split(word, &local)) return false;
-    if (cacheable && cache.words.size() < kCacheWords) {
-      pieces = &cache.words.emplace(word, std::move(local)).first->second;
-    } else {
-      pieces = &local;
-    }
-  }
-  for (const Piece& p : *pieces) {
-    out->push_back(Token{p.id, text.begin[first + p.first],
-                         text.end[first + p.last - 1], 0, 0, p.text});
-  }
-  return true;
+  return TokenizeCached(
+      cache_key, text, first, last, word,
+      [&](std::vector<Subword>* pieces) { return Split(word, pieces); }, out);
 }
 
 }  // namespace tok

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tokenizer/normalized.h"
+#include "tokenizer/word_cache.h"
 
 namespace enc {
 namespace tok {
@@ -42,13 +43,7 @@ struct Unigram {
                 std::string* scratch, std::vector<Token>* out) const;
 
  private:
-  // A token and the code points [first, last) of the word it covers.
-  struct Piece {
-    int32_t id;
-    int32_t first, last;
-    std::string text;  // an unknown piece's text (HF's token), else empty
-  };
-  bool Split(const std::string& word, std::vector<Piece>* out) const;
+  bool Split(const std::string& word, std::vector<Subword>* out) const;
 };
 
 }  // namespace tok
