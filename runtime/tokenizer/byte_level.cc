@@ -110,22 +110,28 @@ void AppendByteLevel(const NormalizedText& text, size_t first, size_t last,
   }
 }
 
-void TrimByteLevelOffsets(const std::string& token, bool add_prefix_space,
-                          bool first, std::string_view text, Token* t) {
+TokenSpaces ByteLevelSpaces(const std::string& token) {
   std::vector<char32_t> cps;
   std::vector<int64_t> starts;
   int64_t bad = 0;
-  if (!DecodeUtf8(token, &cps, &starts, &bad)) return;
+  TokenSpaces spaces;
+  if (!DecodeUtf8(token, &cps, &starts, &bad)) return spaces;
   const char32_t space = ByteToChar(' ');
   auto is_space = [&](char32_t c) { return c == space || IsWhitespace(c); };
-  const size_t n = cps.size();
-  int64_t lead = 0, trail = 0;
-  while (static_cast<size_t>(lead) < n && is_space(cps[lead])) ++lead;
-  while (static_cast<size_t>(trail) < n && is_space(cps[n - 1 - trail])) {
-    ++trail;
+  const auto n = static_cast<int32_t>(cps.size());
+  while (spaces.leading < n && is_space(cps[spaces.leading])) {
+    ++spaces.leading;
   }
-  lead += t->stripped_begin;
-  trail += t->stripped_end;
+  while (spaces.trailing < n && is_space(cps[n - 1 - spaces.trailing])) {
+    ++spaces.trailing;
+  }
+  return spaces;
+}
+
+void TrimByteLevelOffsets(TokenSpaces spaces, bool add_prefix_space, bool first,
+                          std::string_view text, Token* t) {
+  int64_t lead = spaces.leading + t->stripped_begin;
+  const int64_t trail = spaces.trailing + t->stripped_end;
   auto continuation = [&](int64_t at) {
     return at < static_cast<int64_t>(text.size()) &&
            (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80;

@@ -35,14 +35,20 @@ int CharToByte(char32_t c);
 void AppendByteLevel(const NormalizedText& text, size_t first, size_t last,
                      NormalizedText* out);
 
-// ByteLevel's post-processing of offsets (trim_offsets): a token's leading
-// and trailing spaces ('Ġ' or whitespace, and an added token's stripped
-// whitespace) leave its offsets; the prefix space of the first token stays
-// when add_prefix_space put it there.
-// HF trims code point offsets; these are bytes of `text`, the token's
-// input, so they move by whole code points of it.
-void TrimByteLevelOffsets(const std::string& token, bool add_prefix_space,
-                          bool first, std::string_view text, Token* t);
+// The spaces ('Ġ' or whitespace) at either end of a token's string, which
+// ByteLevel's post-processing (trim_offsets) takes out of its offsets;
+// counted once per vocabulary entry when the tokenizer is read.
+struct TokenSpaces {
+  int32_t leading = 0, trailing = 0;  // code points
+};
+TokenSpaces ByteLevelSpaces(const std::string& token);
+
+// Trims a token's offsets by its spaces and an added token's stripped
+// whitespace; the prefix space of the first token stays when
+// add_prefix_space put it there. HF trims code point offsets; these are
+// bytes of `text`, the token's input, so they move by whole code points.
+void TrimByteLevelOffsets(TokenSpaces spaces, bool add_prefix_space, bool first,
+                          std::string_view text, Token* t);
 
 // ByteLevel's decoder: each token's code points through the table back to
 // bytes (a token with a code point outside it as its own UTF-8), appended

@@ -870,6 +870,12 @@ struct Loader {
   // The table of specials, by id, once everything has its id.
   void Finish() {
     tok->is_special.assign(tok->id_to_token.size(), false);
+    if (tok->post.trim_offsets) {
+      tok->post.spaces.resize(tok->id_to_token.size());
+      for (size_t id = 0; id < tok->id_to_token.size(); ++id) {
+        tok->post.spaces[id] = ByteLevelSpaces(tok->id_to_token[id]);
+      }
+    }
     tok->added_index.clear();
     for (size_t i = 0; i < tok->added.size(); ++i) {
       const AddedToken& a = tok->added[i];

@@ -474,7 +474,7 @@ enc_status enc_tokenizer::Encode(std::string_view text,
     for (int k = 0; k < 2; ++k) {
       for (size_t i = 0; i < seqs[k]->size(); ++i) {
         Token& t = (*seqs[k])[i];
-        enc::tok::TrimByteLevelOffsets(id_to_token[t.id], post.add_prefix_space,
+        enc::tok::TrimByteLevelOffsets(post.spaces[t.id], post.add_prefix_space,
                                        i == 0 || t.begin == 0, texts[k], &t);
       }
     }

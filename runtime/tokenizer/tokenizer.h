@@ -14,6 +14,7 @@
 
 #include "enc/tokenizer.h"
 #include "tokenizer/bpe.h"
+#include "tokenizer/byte_level.h"
 #include "tokenizer/normalized.h"
 #include "tokenizer/normalizers.h"
 #include "tokenizer/precompiled.h"
@@ -74,6 +75,7 @@ struct PostProcessor {
   // post-processor), with or without special tokens.
   bool trim_offsets = false;
   bool add_prefix_space = false;
+  std::vector<TokenSpaces> spaces;  // by id, when trim_offsets
   // Tokens added around one text and around a pair (for truncation).
   int32_t Added(bool is_pair) const;
 };
