@@ -11,7 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev libopenblas0-openmp
   python3 python3-numpy python3-torch python3-onnx
-  python3-matplotlib python3-dask python3-distributed
+  python3-matplotlib python3-dask python3-distributed python3-sentencepiece
 )
 
 missing=()

@@ -138,7 +138,8 @@ class Encoding:
 
 class Tokenizer:
     """A tokenizer.json (WordPiece, BPE, Unigram) or BERT vocab.txt, encoded
-    exactly as Hugging Face ``tokenizers`` encodes it (docs/tokenizers.md)."""
+    exactly as Hugging Face ``tokenizers`` encodes it, or a SentencePiece
+    unigram .model, encoded as SentencePiece does (docs/tokenizers.md)."""
 
     def __init__(self, handle: int) -> None:
         self._lib = _library()
@@ -146,8 +147,8 @@ class Tokenizer:
 
     @classmethod
     def from_file(cls, path: str, lowercase: Optional[bool] = None) -> "Tokenizer":
-        """Opens a tokenizer.json, or a vocab.txt (``lowercase`` overrides
-        tokenizer_config.json's ``do_lower_case``). Raises enc.Error
+        """Opens a tokenizer.json, a SentencePiece .model, or a vocab.txt
+        (``lowercase`` overrides tokenizer_config.json's ``do_lower_case``). Raises enc.Error
         ("io" or "format", naming the file and what is wrong)."""
         lib = _library()
         handle = ctypes.c_void_p()

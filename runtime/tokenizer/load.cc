@@ -8,13 +8,16 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <new>
 #include <sstream>
 #include <string>
 
 #include "src/status.h"
+#include "tokenizer/sentencepiece.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/unicode.h"
 
@@ -467,11 +470,11 @@ struct Loader {
         return Bad("model.vocab",
                    "the id of \"" + token + "\" is not an integer");
       }
-      if (!bpe.vocab.emplace(token, id.get<int32_t>()).second) {
-        return Bad("model.vocab", "the token \"" + token + "\" appears twice");
-      }
       if (enc_status s = SetToken("model.vocab", token, id.get<int64_t>())) {
         return s;
+      }
+      if (!bpe.vocab.emplace(token, id.get<int32_t>()).second) {
+        return Bad("model.vocab", "the token \"" + token + "\" appears twice");
       }
     }
     const json unk = m.value("unk_token", json());
@@ -648,8 +651,15 @@ struct Loader {
     return it == tok->token_to_id.end() ? -1 : it->second;
   }
 
-  enc_status Special(const std::string& where, const std::string& token,
-                     int64_t id, int32_t type_id, TemplatePiece* out) const {
+  // A [token, id] pair of BertProcessing or RobertaProcessing: the id is
+  // read checked (an implicit json conversion of a float is undefined).
+  enc_status Special(const std::string& where, const json& token_json,
+                     const json& id_json, int32_t type_id,
+                     TemplatePiece* out) const {
+    if (!token_json.is_string()) return Bad(where, "the token is not a string");
+    const std::string token = token_json.get<std::string>();
+    int64_t id = 0;
+    if (enc_status s = IntOf(id_json, 0, kMaxId, where, &id)) return s;
     if (IdOf(token) != id) {
       return Bad(where, "\"" + token + "\" is not token " + std::to_string(id));
     }
@@ -980,12 +990,118 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   return ENC_OK;
 }
 
+enc_status LoadSentencePiece(const char* path, const std::string& bytes,
+                             enc_tokenizer* tok) {
+  Loader l{path, tok};
+  SpmModel m;
+  std::string why;
+  if (!ParseSentencePiece(bytes, &m, &why)) {
+    return l.Bad("SentencePiece model", why);
+  }
+  if (m.model_type != 1) {
+    static const char* const kTypes[] = {"", "unigram", "BPE", "word", "char"};
+    const std::string type = m.model_type >= 1 && m.model_type <= 4
+                                 ? kTypes[m.model_type]
+                                 : std::to_string(m.model_type);
+    return l.Bad("trainer_spec.model_type",
+                 type + " is not implemented; only unigram models are");
+  }
+  if (!m.escape_whitespaces) {
+    return l.Bad("normalizer_spec.escape_whitespaces",
+                 "false is not implemented");
+  }
+  tok->model = ModelKind::kUnigram;
+  Unigram& u = tok->unigram;
+  u.cache_key = NextCacheKey();
+  u.byte_fallback = m.byte_fallback;
+  u.sentencepiece = true;
+  u.scores.reserve(m.pieces.size());
+  // SentencePiece's bounds of the normal pieces' scores.
+  float min_score = std::numeric_limits<float>::max();
+  float max_score = std::numeric_limits<float>::min();
+  for (const SpmPiece& p : m.pieces) {
+    if (p.type != SpmPiece::kNormal) continue;
+    min_score = std::min(min_score, p.score);
+    max_score = std::max(max_score, p.score);
+  }
+  for (size_t id = 0; id < m.pieces.size(); ++id) {
+    const SpmPiece& p = m.pieces[id];
+    const std::string where = "pieces[" + std::to_string(id) + "]";
+    if (!std::isfinite(p.score)) {
+      return l.Bad(where, "the score is not finite");
+    }
+    if (u.vocab.count(p.piece) != 0) {
+      return l.Bad(where, "the piece \"" + p.piece + "\" appears twice");
+    }
+    if (enc_status s = l.SetToken(where, p.piece, static_cast<int64_t>(id))) {
+      return s;
+    }
+    // As SentencePiece: text matches normal and user-defined pieces, the
+    // latter scored to win over any normal piece (length * max_score - 0.1,
+    // max_score being at least FLT_MIN); control, unknown, unused and byte
+    // pieces never come from text.
+    const bool user = p.type == SpmPiece::kUserDefined;
+    const double score =
+        user ? static_cast<double>(static_cast<float>(p.piece.size()) *
+                                   max_score) -
+                   0.1
+             : p.score;
+    u.Add(p.piece, score, p.type == SpmPiece::kNormal || user);
+  }
+  u.min_score = min_score;
+  if (m.unk_id < 0 || static_cast<size_t>(m.unk_id) >= m.pieces.size()) {
+    return l.Bad("trainer_spec.unk_id",
+                 std::to_string(m.unk_id) + " is not an id of the model");
+  }
+  u.unk_id = static_cast<int32_t>(m.unk_id);
+  tok->normalizers.clear();
+  if (!m.precompiled_charsmap.empty()) {
+    if (!tok->precompiled.ParseBytes(m.precompiled_charsmap, &why)) {
+      return l.Bad("normalizer_spec.precompiled_charsmap", why);
+    }
+    tok->precompiled.longest_match = true;
+    tok->normalizers.push_back(NormalizerStep{NormalizerKind::kPrecompiled});
+  }
+  if (m.remove_extra_whitespaces) {  // no space at either end, none doubled
+    NormalizerStep strip{NormalizerKind::kStrip};
+    strip.strip_left = strip.strip_right = true;
+    NormalizerStep collapse{NormalizerKind::kReplace};
+    collapse.replace.pattern = U" ";
+    collapse.replace.min_repeat = 2;
+    collapse.replace.content = U" ";
+    tok->normalizers.push_back(strip);
+    tok->normalizers.push_back(collapse);
+  }
+  tok->pre_tokenizers = {PreTokenizerKind::kMetaspace};
+  tok->metaspace.prepend_scheme =
+      m.add_dummy_prefix ? PrependScheme::kAlways : PrependScheme::kNever;
+  tok->metaspace.split = false;  // one Viterbi over the text, as SentencePiece
+  tok->decoder.kind = DecoderKind::kSentencePiece;
+  tok->decoder.metaspace = tok->metaspace;
+  tok->decoder.unk_id = u.unk_id;
+  tok->decoder.byte_fallback = m.byte_fallback;
+  if (m.pad_id >= 0 && static_cast<size_t>(m.pad_id) < m.pieces.size()) {
+    tok->padding.pad_id = static_cast<int32_t>(m.pad_id);
+    tok->padding.pad_token = m.pieces[m.pad_id].piece;
+  }
+  l.Finish();
+  // Control pieces are what decode's skip_special_tokens drops.
+  for (size_t id = 0; id < m.pieces.size(); ++id) {
+    if (m.pieces[id].type == SpmPiece::kControl) tok->is_special[id] = true;
+  }
+  return ENC_OK;
+}
+
 enc_status Load(const char* path, enc_tokenizer* tok) {
   std::string text;
   if (enc_status s = ReadFile(path, &text)) return s;
   const std::string p = path;
-  const bool txt = p.size() >= 4 && p.compare(p.size() - 4, 4, ".txt") == 0;
-  if (!txt) return LoadJson(path, text, tok);
+  const auto ends_with = [&p](const char* ext) {
+    const size_t n = std::strlen(ext);
+    return p.size() >= n && p.compare(p.size() - n, n, ext) == 0;
+  };
+  if (ends_with(".model")) return LoadSentencePiece(path, text, tok);
+  if (!ends_with(".txt")) return LoadJson(path, text, tok);
   // vocab.txt: do_lower_case from a tokenizer_config.json beside it.
   bool lowercase = true;
   const size_t slash = p.rfind('/');

@@ -54,6 +54,10 @@ bool Precompiled::Parse(std::string_view base64, std::string* why) {
     *why = "precompiled_charsmap is not base64";
     return false;
   }
+  return ParseBytes(blob, why);
+}
+
+bool Precompiled::ParseBytes(const std::string& blob, std::string* why) {
   if (blob.size() < 4) {
     *why = "precompiled_charsmap is shorter than its header";
     return false;
@@ -87,34 +91,50 @@ bool Precompiled::Parse(std::string_view base64, std::string* why) {
   return true;
 }
 
-bool Precompiled::Transform(std::string_view chunk,
-                            std::string_view* out) const {
-  // Darts' common prefix search, stopped at the first (shortest) match;
-  // every index is checked, so a hostile trie reads nothing outside it.
+// Darts' common prefix search over `key`: calls on_leaf(bytes matched,
+// replacement) for each prefix the trie holds, shortest first, until it
+// returns false. Every index is checked, so a hostile trie reads nothing
+// outside it.
+template <class OnLeaf>
+void Precompiled::Search(std::string_view key, OnLeaf on_leaf) const {
   size_t node = 0;
-  if (trie.empty()) return false;
+  if (trie.empty()) return;
   node ^= Offset(trie[0]);
-  for (char ch : chunk) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == 0) return false;
+  for (size_t i = 0; i < key.size(); ++i) {
+    const auto c = static_cast<unsigned char>(key[i]);
+    if (c == 0) return;
     node ^= c;
-    if (node >= trie.size()) return false;
+    if (node >= trie.size()) return;
     const uint32_t unit = trie[node];
-    if (Label(unit) != c) return false;
+    if (Label(unit) != c) return;
     node ^= Offset(unit);
     if (HasLeaf(unit)) {
-      if (node >= trie.size()) return false;
+      if (node >= trie.size()) return;
       const size_t begin = Value(trie[node]);
-      if (begin >= replacements.size()) return false;
-      const size_t end = replacements.find('\0', begin);
-      *out = std::string_view(replacements)
-                 .substr(begin, end == std::string::npos ? std::string::npos
-                                                         : end - begin);
+      if (begin >= replacements.size()) return;
       // A replacement that starts inside a code point is not text.
-      return (static_cast<unsigned char>(replacements[begin]) & 0xC0) != 0x80;
+      if ((static_cast<unsigned char>(replacements[begin]) & 0xC0) == 0x80) {
+        return;
+      }
+      const size_t end = replacements.find('\0', begin);
+      const std::string_view with =
+          std::string_view(replacements)
+              .substr(begin, end == std::string::npos ? std::string::npos
+                                                      : end - begin);
+      if (!on_leaf(i + 1, with)) return;
     }
   }
-  return false;
+}
+
+bool Precompiled::Transform(std::string_view chunk,
+                            std::string_view* out) const {
+  bool found = false;
+  Search(chunk, [&](size_t, std::string_view with) {
+    *out = with;
+    found = true;
+    return false;  // the first (shortest) match
+  });
+  return found;
 }
 
 NormalizedText Precompiled::Apply(const NormalizedText& in) const {
@@ -144,6 +164,38 @@ NormalizedText Precompiled::Apply(const NormalizedText& in) const {
   std::string_view with;
   size_t i = 0;
   const size_t n = in.size();
+  if (longest_match) {
+    // SentencePiece's own rule: the longest key at each position, else the
+    // code point as it is.
+    std::vector<size_t> ends;  // chunk's byte length after each code point
+    while (i < n) {
+      chunk.clear();
+      ends.clear();
+      for (size_t k = i; k < n && k - i < kMaxKeyCodePoints; ++k) {
+        AppendUtf8(in.cps[k], &chunk);
+        ends.push_back(chunk.size());
+      }
+      size_t best_bytes = 0;
+      Search(chunk, [&](size_t bytes, std::string_view w) {
+        best_bytes = bytes;
+        with = w;
+        return true;
+      });
+      size_t count = 0;  // code points the longest key covers
+      while (count < ends.size() && ends[count] <= best_bytes) ++count;
+      if (best_bytes != 0 && ends[count - 1] == best_bytes) {
+        replace(count, with);
+        i += count;
+      } else {
+        changes.emplace_back(in.cps[i], 0);
+        ++i;
+      }
+    }
+    if (!modified) return in;
+    NormalizedText out;
+    ApplyChanges(in, changes, &out);
+    return out;
+  }
   while (i < n) {
     // The extended grapheme cluster at i.
     size_t end = i + 1;

@@ -21,15 +21,26 @@ namespace tok {
 struct Precompiled {
   std::vector<uint32_t> trie;  // Darts units
   std::string replacements;    // NUL-terminated UTF-8 strings
+  // SentencePiece's matching (a .model file's): the longest key at each
+  // position, rather than HF's first key of each grapheme cluster.
+  bool longest_match = false;
+  // Keys longer than this many code points are not looked for.
+  static constexpr size_t kMaxKeyCodePoints = 16;
 
   // Reads the charsmap (base64 in tokenizer.json); false with *why saying
   // what is wrong in a malformed one.
   bool Parse(std::string_view base64, std::string* why);
+  // The same from the charsmap's bytes (a SentencePiece .model holds them).
+  bool ParseBytes(const std::string& blob, std::string* why);
 
   // The replacement of `chunk` (UTF-8), or false when it has none.
   bool Transform(std::string_view chunk, std::string_view* out) const;
 
   NormalizedText Apply(const NormalizedText& in) const;
+
+ private:
+  template <class OnLeaf>
+  void Search(std::string_view key, OnLeaf on_leaf) const;
 };
 
 }  // namespace tok

@@ -548,12 +548,67 @@ void DecodeWordPiece(const enc::tok::Decoder& decoder,
   }
 }
 
+// The byte of a byte-fallback piece "<0xXX>", or -1.
+int ByteOfPiece(const std::string& t) {
+  if (t.size() != 6 || t.compare(0, 3, "<0x") != 0 || t[5] != '>') return -1;
+  int v = 0;
+  for (int k = 3; k < 5; ++k) {
+    const char c = t[k];
+    const int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+// SentencePiece's DecodeIds: byte pieces joined into UTF-8 (invalid bytes
+// become U+FFFD), the unknown piece as " \u2047 ", U+2581 as a space but
+// the dummy prefix's at the start dropped.
+void DecodeSentencePiece(const enc::tok::Decoder& decoder,
+                         const std::vector<int32_t>& ids,
+                         const std::vector<const std::string*>& tokens,
+                         std::string* out) {
+  std::string text, bytes;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const int byte = decoder.byte_fallback ? ByteOfPiece(*tokens[i]) : -1;
+    if (byte >= 0) {
+      bytes.push_back(static_cast<char>(byte));
+      continue;
+    }
+    enc::tok::AppendUtf8Lossy(bytes, &text);
+    bytes.clear();
+    if (ids[i] == decoder.unk_id) {
+      text += " \u2047 ";
+    } else {
+      text += *tokens[i];
+    }
+  }
+  enc::tok::AppendUtf8Lossy(bytes, &text);
+  static const std::string kSpace = "\u2581";
+  size_t from = 0;
+  if (decoder.metaspace.prepend_scheme != enc::tok::PrependScheme::kNever &&
+      text.compare(0, kSpace.size(), kSpace) == 0) {
+    from = kSpace.size();
+  }
+  for (size_t at = from; at < text.size();) {
+    if (text.compare(at, kSpace.size(), kSpace) == 0) {
+      out->push_back(' ');
+      at += kSpace.size();
+    } else {
+      out->push_back(text[at++]);
+    }
+  }
+}
+
 }  // namespace
 
 enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
                                  bool skip_special, std::string* out) const {
   out->clear();
   std::vector<const std::string*> tokens;
+  std::vector<int32_t> kept;
   for (int32_t i = 0; i < count; ++i) {
     const int32_t id = ids[i];
     if (id < 0 || static_cast<size_t>(id) >= id_to_token.size() ||
@@ -563,6 +618,7 @@ enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
     }
     if (skip_special && is_special[id]) continue;
     tokens.push_back(&id_to_token[id]);
+    kept.push_back(id);
   }
   switch (decoder.kind) {
     case enc::tok::DecoderKind::kNone:
@@ -602,6 +658,9 @@ enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
       }
       return ENC_OK;
     }
+    case enc::tok::DecoderKind::kSentencePiece:
+      DecodeSentencePiece(decoder, kept, tokens, out);
+      return ENC_OK;
   }
   return ENC_OK;
 }

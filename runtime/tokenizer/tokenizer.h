@@ -115,7 +115,13 @@ struct NormalizerStep {
 };
 enum class ModelKind { kWordPiece, kBpe, kUnigram };
 enum class PreTokenizerKind { kBert, kByteLevel, kWhitespaceSplit, kMetaspace };
-enum class DecoderKind { kNone, kWordPiece, kByteLevel, kMetaspace };
+enum class DecoderKind {
+  kNone,
+  kWordPiece,
+  kByteLevel,
+  kMetaspace,
+  kSentencePiece  // a .model file's own decode (docs/tokenizers.md)
+};
 
 // Metaspace (SentencePiece's spaces): ' ' becomes the replacement (U+2581),
 // one is put before a text per the prepend scheme, and the text is split
@@ -134,9 +140,11 @@ struct ByteLevelPreTokenizer {
 
 struct Decoder {
   DecoderKind kind = DecoderKind::kNone;
-  std::string prefix = "##";  // WordPiece
-  bool cleanup = true;        // WordPiece
-  Metaspace metaspace;        // Metaspace
+  std::string prefix = "##";   // WordPiece
+  bool cleanup = true;         // WordPiece
+  Metaspace metaspace;         // Metaspace, SentencePiece
+  int32_t unk_id = -1;         // SentencePiece: decoded as " \u2047 "
+  bool byte_fallback = false;  // SentencePiece: <0xXX> pieces are bytes
 };
 
 }  // namespace tok

@@ -18,11 +18,12 @@ uint64_t ChildKey(int32_t node, unsigned char byte) {
 
 }  // namespace
 
-void Unigram::Add(const std::string& piece, double score) {
+void Unigram::Add(const std::string& piece, double score, bool matchable) {
   const auto id = static_cast<int32_t>(scores.size());
   scores.push_back(score);
   vocab.emplace(piece, id);
   if (node_id.empty()) node_id.push_back(-1);
+  if (!matchable) return;
   int32_t node = 0;
   for (char ch : piece) {
     const uint64_t key = ChildKey(node, static_cast<unsigned char>(ch));
@@ -37,7 +38,8 @@ void Unigram::Add(const std::string& piece, double score) {
     node = next;
   }
   if (node_id[node] < 0) node_id[node] = id;  // the first id of a piece
-  if (id == 0 || score < min_score) min_score = score;
+  if (!has_min_score || score < min_score) min_score = score;
+  has_min_score = true;
 }
 
 bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
@@ -58,7 +60,13 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
     int64_t start = -1;
   };
   std::vector<Node> best(size + 1);
-  const double unk_score = min_score - kUnkPenalty;
+  // HF keeps path scores in double. SentencePiece stores them in float but
+  // compares a piece's candidate in double (its score's type there), and
+  // an unknown's in float: near-ties resolve as each reference does.
+  const auto stored = [this](double v) {
+    return sentencepiece ? static_cast<double>(static_cast<float>(v)) : v;
+  };
+  const double unk_score = stored(min_score - kUnkPenalty);
   size_t start = 0;
   while (start < size) {
     const double here = best[start].score;
@@ -79,13 +87,13 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
       Node& target = best[e + 1];
       const double candidate = scores[id] + here;
       if (target.start < 0 || candidate > target.score) {
-        target = Node{id, candidate, static_cast<int64_t>(start)};
+        target = Node{id, stored(candidate), static_cast<int64_t>(start)};
       }
       if (e + 1 - start == char_len) single = true;
     }
     if (!single) {
       Node& target = best[start + char_len];
-      const double candidate = unk_score + here;
+      const double candidate = stored(unk_score + here);
       if (target.start < 0 || candidate > target.score) {
         if (unk_id < 0) return false;
         target = Node{unk_id, candidate, static_cast<int64_t>(start)};
@@ -113,9 +121,9 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
   for (auto p = spans.rbegin(); p != spans.rend(); ++p) {
     const int32_t first = cp_of[p->begin], last = cp_of[p->end - 1] + 1;
     // A fused unknown that is a piece of its own, as HF looks the fused
-    // text up again.
+    // text up again (SentencePiece keeps it unknown).
     int32_t id = p->id;
-    if (id == unk_id) {
+    if (id == unk_id && !sentencepiece) {
       const auto it = vocab.find(word.substr(p->begin, p->end - p->begin));
       if (it != vocab.end()) id = it->second;
     }

@@ -24,15 +24,20 @@ struct Unigram {
   int32_t unk_id = -1;
   bool fuse_unk = true;
   bool byte_fallback = false;
-  double min_score = 0;
+  double min_score = 0;  // of the matchable pieces
+  bool has_min_score = false;
+  // SentencePiece's own Viterbi (a .model file's): path scores stored in
+  // float (HF: double).
+  bool sentencepiece = false;
 
   // The trie of every piece's bytes: node 0 is the root; a child is found
   // by (node << 8 | byte).
   std::vector<int32_t> node_id;  // the piece ending at a node, or -1
   std::unordered_map<uint64_t, int32_t> children;
 
-  // Adds a piece (pieces must be added in id order).
-  void Add(const std::string& piece, double score);
+  // Adds a piece (pieces must be added in id order); one not `matchable`
+  // has its id but is never found in text (SentencePiece's control pieces).
+  void Add(const std::string& piece, double score, bool matchable = true);
 
   uint64_t cache_key = 0;  // tells this model's cache entries apart
 

@@ -3,8 +3,9 @@
 //  - fuzz_tokenizer_text (ENC_FUZZ_TEXT): the bytes are a text and a pair
 //    (split at the first 0x01) for the tokenizer.json of bert-base-uncased
 //    (WordPiece), roberta-base (BPE) and t5-small (Unigram);
-//  - fuzz_tokenizer_file: the bytes are a tokenizer file, then a few texts
-//    are encoded with it if it opens.
+//  - fuzz_tokenizer_file: the bytes are a tokenizer file (a SentencePiece
+//    .model when they start with 0x0A, else a tokenizer.json), then a few
+//    texts are encoded with it if it opens.
 // Either way the encodings are checked, not only run: the result is ENC_OK
 // exactly when the text is valid UTF-8 (checked here independently), every
 // id has a token, offsets lie inside their text and do not go backwards
@@ -138,8 +139,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
 #else
-  char path[] = "/tmp/fuzz_tokenizer_XXXXXX.json";
-  const int fd = mkstemps(path, 5);
+  // Bytes that start as a ModelProto does (field 1, length-delimited) are
+  // a SentencePiece .model file, others a tokenizer.json.
+  const bool model = size > 0 && data[0] == 0x0A;
+  char json_path[] = "/tmp/fuzz_tokenizer_XXXXXX.json";
+  char model_path[] = "/tmp/fuzz_tokenizer_XXXXXX.model";
+  char* path = model ? model_path : json_path;
+  const int fd = mkstemps(path, model ? 6 : 5);
   if (fd < 0) return 0;
   if (write(fd, data, size) != static_cast<ssize_t>(size)) {
     close(fd);

@@ -111,6 +111,26 @@ def main():
         t.join()
     check(not bad, "4 threads agree with lone calls (%d differ)" % len(bad))
 
+    # A SentencePiece .model, trained here, against python3-sentencepiece.
+    import sentencepiece
+    model = io.BytesIO()
+    lines = ["the cat sat on the mat", "a dog ran in the park",
+             "naïve café résumé", "hello world, hello again"] * 20
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines), model_writer=model, vocab_size=60,
+        hard_vocab_limit=False, minloglevel=2, num_threads=1)
+    path = os.path.join(work, "small.model")
+    with open(path, "wb") as f:
+        f.write(model.getvalue())
+    sp = sentencepiece.SentencePieceProcessor(model_file=path)
+    spm_tok = enc.Tokenizer.from_file(path)
+    texts = ["the cat  ran in the café", "  hello wörld ", "", "xyz ÿ"]
+    got = [spm_tok.encode(t).ids for t in texts]
+    want = [sp.encode(t) for t in texts]
+    check(got == want, ".model ids as sentencepiece %s" % got)
+    check([spm_tok.decode(i) for i in got] == [sp.decode(i) for i in want],
+          ".model decode as sentencepiece")
+
     doc = io.StringIO()
     with contextlib.redirect_stdout(doc):
         help(enc.Tokenizer)

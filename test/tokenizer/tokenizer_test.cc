@@ -2,7 +2,9 @@
 // hostile tokenizer files, bad arguments, batches, and concurrent use.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -128,6 +130,12 @@ TEST(Tokenizer, BrokenFilesAreRefusedNamingWhat) {
   std::string huge = small;
   huge.replace(huge.find("100"), 3, "1e99");
   EXPECT_NE(OpenError(Write("huge.json", huge)).find("not an integer"),
+            std::string::npos);
+  std::string sep_float = small;
+  sep_float.replace(sep_float.find("[\"[SEP]\", 2]"), 12,
+                    "[\"[SEP]\", 6.6e73]");
+  EXPECT_NE(OpenError(Write("sepfloat.json", sep_float))
+                .find("post_processor.sep: not an integer"),
             std::string::npos);
   std::string pad_huge = small;
   pad_huge.insert(pad_huge.size() - 1,
@@ -369,6 +377,82 @@ TEST(Tokenizer, BrokenUnigramFilesAreRefusedNamingWhat) {
 }
 
 void ConcurrentEncodesAgreeOn(const std::string& path);
+
+// A SentencePiece ModelProto written by hand, field by field.
+std::string Varint(uint64_t v) {
+  std::string out;
+  do {
+    out.push_back(static_cast<char>((v & 0x7F) | (v > 0x7F ? 0x80 : 0)));
+    v >>= 7;
+  } while (v != 0);
+  return out;
+}
+std::string Field(uint32_t field, const std::string& bytes) {
+  return Varint(field << 3 | 2) + Varint(bytes.size()) + bytes;
+}
+std::string VarintField(uint32_t field, uint64_t v) {
+  return Varint(field << 3) + Varint(v);
+}
+std::string Piece(const std::string& text, float score, int type) {
+  std::string bits(4, '\0');
+  std::memcpy(&bits[0], &score, 4);  // little-endian, as x86
+  return Field(
+      1, Field(1, text) + Varint(2 << 3 | 5) + bits + VarintField(3, type));
+}
+std::string SmallSpm(int model_type = 1, int unk_id = 0) {
+  return Piece("<unk>", 0, 2) + Piece("</s>", 0, 3) + Piece("\u2581", -2, 1) +
+         Piece("\u2581ab", -3, 1) + Piece("a", -4, 1) + Piece("b", -4, 1) +
+         Field(2, VarintField(3, model_type) + VarintField(40, unk_id)) +
+         Field(3, Field(1, "identity"));
+}
+
+TEST(Tokenizer, SentencePieceModelFile) {
+  Tok tok;
+  ASSERT_EQ(
+      enc_tokenizer_open(Write("small.model", SmallSpm()).c_str(), &tok.t),
+      ENC_OK)
+      << enc_last_error();
+  // The dummy prefix, "▁ab" over "▁" + "a" + "b", "c" unknown; "</s>" in
+  // the text is not the control piece.
+  EXPECT_EQ(Ids(tok.t, "ab  ba c"), (std::vector<int32_t>{3, 2, 5, 4, 2, 0}));
+  EXPECT_EQ(Ids(tok.t, "</s>")[1], 0);
+  const int32_t ids[] = {3, 2, 5, 4, 0};
+  char buf[32];
+  size_t needed = 0;
+  ASSERT_EQ(enc_tokenizer_decode(tok.t, ids, 5, 1, buf, sizeof buf, &needed),
+            ENC_OK);
+  EXPECT_STREQ(buf, "ab ba \u2047 ");
+}
+
+TEST(Tokenizer, BrokenSentencePieceFilesAreRefusedNamingWhat) {
+  const std::string good = SmallSpm();
+  EXPECT_NE(OpenError(Write("cut.model", good.substr(0, good.size() - 3)))
+                .find("past the end"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("empty.model", "")).find("no pieces"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("group.model", good + "\x0b")).find("wire type 3"),
+            std::string::npos);
+  EXPECT_NE(
+      OpenError(Write("varint.model", good + "\x08" + std::string(11, '\xff')))
+          .find("varint"),
+      std::string::npos);
+  EXPECT_NE(OpenError(Write("bpe.model", SmallSpm(2)))
+                .find("trainer_spec.model_type: BPE is not implemented"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("unk.model", SmallSpm(1, 9)))
+                .find("trainer_spec.unk_id: 9 is not an id"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("nan.model", good + Piece("c", std::nanf(""), 1)))
+                .find("pieces[6]: the score is not finite"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("twice.model", good + Piece("a", -1, 1)))
+                .find("appears twice"),
+            std::string::npos);
+  EXPECT_NE(OpenError(Write("utf8.model", good + Piece("\xff", -1, 1)))
+                .find("not UTF-8"),
+            std::string::npos);
+}
 
 TEST(Tokenizer, ConcurrentEncodesAgree) {
   // WordPiece, BPE with its per-thread cache of words, and Unigram.

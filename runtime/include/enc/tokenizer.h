@@ -27,10 +27,12 @@ extern "C" {
 typedef struct enc_tokenizer enc_tokenizer;
 typedef struct enc_encoding enc_encoding;
 
-/* Opens `path`: a tokenizer.json, or a BERT vocab.txt (one token per line;
+/* Opens `path`: a tokenizer.json, a BERT vocab.txt (one token per line;
  * lowercasing as `do_lower_case` says in a tokenizer_config.json beside
- * it, else on). ENC_ERR_IO if it cannot be read, ENC_ERR_FORMAT (with the
- * reason, and where) if it is not a tokenizer this runtime implements. */
+ * it, else on), or a SentencePiece unigram `.model` (encoded as
+ * SentencePiece does, no special tokens added). ENC_ERR_IO if it cannot be
+ * read, ENC_ERR_FORMAT (with the reason, and where) if it is not a tokenizer
+ * this runtime implements. */
 enc_status enc_tokenizer_open(const char *path, enc_tokenizer **out);
 /* As enc_tokenizer_open for a vocab.txt, with lowercasing as given. */
 enc_status enc_tokenizer_open_vocab(const char *path, int lowercase,
