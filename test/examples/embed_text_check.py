@@ -1,0 +1,80 @@
+"""examples/embed_text: lines of text in, embeddings out, checked against
+each text's own forward call.
+
+Random all-MiniLM-L6-v2-shaped weights; all-MiniLM-L6-v2's tokenizer.json;
+70 lines (mixed scripts, an empty line, one past 512 tokens, so two batches
+of 32 and one of 6). Each printed embedding must equal, within 1e-5, the
+forward of that text alone (ids from enc.Tokenizer, truncated to max_len,
+no padding), through the Python package on the same weights; the rows are
+unit vectors (the model normalizes).
+
+usage: embed_text_check.py DEMO ENC_FILE TOKENIZER WORKDIR (environment as
+in test/e2e/encc_case.py, PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY)
+"""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+import encc_case as ec  # noqa: E402
+
+import enc  # noqa: E402
+
+NAME = "all_minilm_l6_v2"
+
+
+def main():
+    demo, enc_path, tokenizer, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    spec = ec.spec_of(enc_path, NAME)
+    ec.reference.make_case(spec, 5, 1, 4, outdir=os.path.join(work, "case"))
+    weights = os.path.join(work, "case", "weights.safetensors")
+    lib = os.path.join(work, "libembed.so")
+    ec.run([ec.env("ENCC"), enc_path, "--emit=shared", "-o", lib,
+            "--runtime-lib=" + ec.env("ENC_RUNTIME_LIB")])
+    words = ["naïve café", "中文字符", "Ελληνικά", "emoji 👩‍👩‍👧",
+             "the quick brown fox", "résumé", "123,456.78"]
+    texts = ["line %d: %s" % (i, " ".join(words[: i % 8])) for i in range(68)]
+    texts[3] = ""
+    texts.append("word " * 600)
+    texts.append("the last line")
+    out = subprocess.run([demo, weights, tokenizer], input="\n".join(texts) + "\n",
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        print("FAIL demo exited %d: %s" % (out.returncode, out.stderr))
+        return 1
+    got = np.array([[float(v) for v in line.split()]
+                    for line in out.stdout.splitlines()], dtype=np.float64)
+    m = enc.load(lib, weights, NAME)
+    tok = enc.Tokenizer.from_file(tokenizer)
+    tok.enable_truncation(m.max_len)
+    rows = []
+    for t in texts:
+        e = tok.encode(t)
+        n = sum(e.attention_mask)
+        rows.append(m.forward(np.array([e.ids[:n]]),
+                              token_types=np.array([e.type_ids[:n]]))[0])
+    want = np.stack(rows)
+    failures = 0
+    if got.shape != want.shape:
+        print("FAIL shape %s, want %s" % (got.shape, want.shape))
+        return 1
+    diff = float(np.abs(got - want).max())
+    ok = diff <= 1e-5
+    failures += not ok
+    print("%-4s %d embeddings == forward of each text alone (max |diff| %.2e)"
+          % ("ok" if ok else "FAIL", len(texts), diff))
+    norms = np.linalg.norm(got, axis=1)
+    ok = bool(np.allclose(norms, 1, atol=1e-5))
+    failures += not ok
+    print("%-4s unit rows" % ("ok" if ok else "FAIL"))
+    print("%d failed" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
