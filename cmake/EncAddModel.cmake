@@ -75,4 +75,8 @@ function(enc_add_model target enc_file)
   target_sources(${target} PRIVATE "${object}" "${header}")
   target_include_directories(${target} PRIVATE "${out_dir}")
   target_link_libraries(${target} PRIVATE enc::runtime)
+  # A `tokenizer = "..."` setting compiles calls into the tokenizer library.
+  if(TARGET enc::tokenizer)
+    target_link_libraries(${target} PRIVATE enc::tokenizer)
+  endif()
 endfunction()

@@ -83,6 +83,11 @@ private:
         D.loc(B);
         D.OS << '\n';
       }
+      void operator()(const ast::StringLit &S) const {
+        D.OS << "String \"" << S.Text << '"';
+        D.loc(S);
+        D.OS << '\n';
+      }
       void operator()(const ast::Identifier &Id) const {
         D.OS << "Name " << Id.Name;
         D.loc(Id);

@@ -83,6 +83,8 @@ template <typename T> inline void assign(T &Field, const EvalValue &V) {
     Field = V.asDouble();
   else if constexpr (std::is_same_v<T, bool>)
     Field = V.B;
+  else if constexpr (std::is_same_v<T, std::string>)
+    Field = V.S;
   else
     Field = static_cast<T>(V.I); // a choice: its index in the set
 }

@@ -18,6 +18,8 @@ std::string EvalValue::str() const {
     return formatFloat(F);
   case Bool:
     return B ? "true" : "false";
+  case String:
+    return "\"" + S + "\"";
   }
   return "";
 }
@@ -30,6 +32,8 @@ const char *EvalValue::kindName() const {
     return "a float";
   case Bool:
     return "a boolean";
+  case String:
+    return "a string";
   }
   return "";
 }
@@ -123,6 +127,9 @@ std::optional<EvalValue> ExprEvaluator::eval(const ast::Operand &O) {
     result_type operator()(const ast::BoolLit &B) const {
       return EvalValue::ofBool(B.Text == "true");
     }
+    result_type operator()(const ast::StringLit &S) const {
+      return EvalValue::ofString(S.Text);
+    }
     result_type operator()(const ast::Identifier &Id) const {
       return Self.Lookup(Id);
     }
@@ -141,8 +148,9 @@ std::optional<EvalValue> ExprEvaluator::eval(const ast::Operand &O) {
       case EvalValue::Float:
         return EvalValue::ofFloat(-V->F);
       case EvalValue::Bool:
-        Self.Error(R, "unary '-' cannot be applied to a boolean (" + V->str() +
-                          ")");
+      case EvalValue::String:
+        Self.Error(R, llvm::Twine("unary '-' cannot be applied to ") +
+                          V->kindName() + " (" + V->str() + ")");
         return std::nullopt;
       }
       return std::nullopt;
@@ -162,10 +170,13 @@ std::optional<EvalValue> ExprEvaluator::binary(char Op, const EvalValue &L,
                                                SourceRange Where) {
   std::string Shown =
       Describe ? Describe() : L.str() + " " + Op + " " + R.str();
-  if (L.K == EvalValue::Bool || R.K == EvalValue::Bool) {
-    Error(Where, llvm::Twine("operator '") + llvm::Twine(Op) +
-                     "' cannot be applied to a boolean (" + Shown + ")");
-    return std::nullopt;
+  for (const EvalValue *V : {&L, &R}) {
+    if (V->K == EvalValue::Bool || V->K == EvalValue::String) {
+      Error(Where, llvm::Twine("operator '") + llvm::Twine(Op) +
+                       "' cannot be applied to " + V->kindName() + " (" +
+                       Shown + ")");
+      return std::nullopt;
+    }
   }
   if (L.K == EvalValue::Int && R.K == EvalValue::Int) {
     int64_t V = 0;

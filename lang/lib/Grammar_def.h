@@ -6,8 +6,9 @@
 //   value     := expr            (a scheme is an identifier or a call)
 //   expr      := term ( ( "+" | "-" ) term )*
 //   term      := factor ( ( "*" | "/" ) factor )*
-//   factor    := NUMBER | "true" | "false" | call | IDENT | "(" expr ")"
-//              | "-" factor
+//   factor    := NUMBER | "true" | "false" | STRING | call | IDENT
+//              | "(" expr ")" | "-" factor
+//   STRING    := '"' (any character but '"' and a line break)* '"'
 //   call      := IDENT "(" ( arg ( "," arg )* )? ")"
 //   arg       := ( IDENT "=" )? expr
 //
@@ -47,6 +48,7 @@ struct SkipperId {};
 struct IdentifierId {};
 struct NumberId {};
 struct BoolId {};
+struct StringId {};
 struct KeywordId {};
 struct FactorId : Annotate {};
 struct NegateId : Annotate {};
@@ -68,6 +70,7 @@ const SettingType Setting = "setting";
 const x3::rule<IdentifierId, ast::Identifier> Identifier = "identifier";
 const x3::rule<NumberId, ast::NumberLit> Number = "number";
 const x3::rule<BoolId, ast::BoolLit> Bool = "boolean";
+const x3::rule<StringId, ast::StringLit> String = "string";
 const x3::rule<KeywordId> EncoderKeyword = "'encoder'";
 const x3::rule<FactorId, ast::Operand> Factor = "expression";
 const x3::rule<NegateId, ast::Negate> Negate = "expression";
@@ -124,9 +127,19 @@ const auto Number_def =
                        -(x3::char_("eE") >> -x3::char_("+-") >> +Digit)]]
            [setText];
 const auto Bool_def = x3::raw[Keyword("true") | Keyword("false")][setText];
+// The node spans the quotes; its text is what lies between them.
+const auto setString = [](auto &Ctx) {
+  const auto &Range = x3::_attr(Ctx);
+  auto &Node = x3::_val(Ctx);
+  Node.Text.assign(std::next(Range.begin()), std::prev(Range.end()));
+  locate(Ctx, Node);
+};
+const auto String_def =
+    x3::raw[x3::lexeme[x3::lit('"') >> *(x3::char_ - x3::char_("\"\r\n")) >
+                       x3::lit('"')]][setString];
 const auto EncoderKeyword_def = Keyword("encoder");
 
-const auto Factor_def = Number | Bool | Call | Identifier |
+const auto Factor_def = Number | Bool | String | Call | Identifier |
                         (x3::lit('(') > Expr > x3::lit(')')) | Negate;
 const auto Negate_def = x3::char_('-') > Factor;
 // After a `,` an argument must follow (no trailing comma).
@@ -148,9 +161,9 @@ const auto EncoderHead_def = EncoderKeyword > Identifier >
                              -(x3::lit(':') > Identifier) > x3::lit('{');
 const auto Setting_def = Identifier > x3::lit('=') > Expr > x3::lit(';');
 
-BOOST_SPIRIT_DEFINE(Skipper, Identifier, Number, Bool, EncoderKeyword, Factor,
-                    Negate, Call, ArgList, Arg, NamedArg, PlainArg, MulOp,
-                    AddOp, Term, Expr, EncoderHead, Setting)
+BOOST_SPIRIT_DEFINE(Skipper, Identifier, Number, Bool, String, EncoderKeyword,
+                    Factor, Negate, Call, ArgList, Arg, NamedArg, PlainArg,
+                    MulOp, AddOp, Term, Expr, EncoderHead, Setting)
 
 } // namespace grammar
 } // namespace enc

@@ -246,10 +246,17 @@ FileParser::RuleResult FileParser::parseRule(const Rule &R, Attr &Out) {
     // (when the failing parser is a lexeme): skip them to find the token
     // that was found instead.
     Pos = Failure.where();
+    std::string Expected = Failure.which();
+    // A string that a line break or the end of the file cuts off: reported
+    // where it stops, and parsing resumes on the next line.
+    if (Expected == "'\"'") {
+      Diags.error(rangeAt(Pos), "missing '\"' at the end of this string "
+                                "(a string ends on its line)");
+      return RuleResult::Reported;
+    }
     skipTrivia();
     const char *Where = Pos;
     bool AtEOF = Where == End;
-    std::string Expected = Failure.which();
     // A missing `;` is reported right after the previous token, as clang
     // does; anything else at the token that was found instead.
     if (Expected == "';'")

@@ -227,11 +227,11 @@ std::optional<EvalValue> EncoderResolver::checkKind(const SettingInfo &Info,
     }
     return V;
   case SettingKind::Float:
-    if (V.K == EvalValue::Bool) {
+    if (V.K == EvalValue::Bool || V.K == EvalValue::String) {
       error(R, llvm::Twine("'") + Info.Name +
                    "' must be a number, but its "
                    "value " +
-                   V.str() + " is a boolean");
+                   V.str() + " is " + V.kindName());
       return std::nullopt;
     }
     return EvalValue::ofFloat(V.asDouble());
@@ -239,6 +239,14 @@ std::optional<EvalValue> EncoderResolver::checkKind(const SettingInfo &Info,
     if (V.K != EvalValue::Bool) {
       error(R, llvm::Twine("'") + Info.Name + "' must be true or false, but " +
                    "its value " + V.str() + " is " + V.kindName());
+      return std::nullopt;
+    }
+    return V;
+  case SettingKind::String:
+    if (V.K != EvalValue::String) {
+      error(R, llvm::Twine("'") + Info.Name + "' must be a string such as " +
+                   "\"tokenizer.json\", but its value " + V.str() + " is " +
+                   V.kindName());
       return std::nullopt;
     }
     return V;
@@ -419,7 +427,7 @@ std::optional<EvalValue> EncoderResolver::evalArg(const SettingInfo &Scheme,
     return std::nullopt;
   switch (Arg.Kind) {
   case SettingKind::Float:
-    if (V->K == EvalValue::Bool) {
+    if (V->K == EvalValue::Bool || V->K == EvalValue::String) {
       error(R, llvm::Twine(SchemeName) + " " + Arg.Name +
                    " must be a number, not " + V->str());
       return std::nullopt;
@@ -442,6 +450,14 @@ std::optional<EvalValue> EncoderResolver::evalArg(const SettingInfo &Scheme,
     if (V->K != EvalValue::Bool) {
       error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
                    " must be true or false, but " + V->str() + " is " +
+                   V->kindName());
+      return std::nullopt;
+    }
+    return V;
+  case SettingKind::String:
+    if (V->K != EvalValue::String) {
+      error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
+                   " must be a string, but " + V->str() + " is " +
                    V->kindName());
       return std::nullopt;
     }

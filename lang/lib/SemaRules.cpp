@@ -238,6 +238,10 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   case SettingId::checkpoint:
   case SettingId::precision:
     return;
+  case SettingId::tokenizer:
+    // The file's contents against the other settings: encc checks them
+    // when it reads it (compiler/lib/Tokenizer).
+    return;
   }
 }
 

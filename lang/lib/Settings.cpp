@@ -116,6 +116,8 @@ template <typename T> EvalValue valueOfField(const T &Field) {
     return EvalValue::ofFloat(Field);
   else if constexpr (std::is_same_v<T, bool>)
     return EvalValue::ofBool(Field);
+  else if constexpr (std::is_same_v<T, std::string>)
+    return EvalValue::ofString(Field);
   else
     return EvalValue::ofInt(static_cast<int64_t>(Field));
 }

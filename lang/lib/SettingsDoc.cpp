@@ -22,6 +22,8 @@ std::string typeOf(const SettingInfo &Info) {
     return "float";
   case SettingKind::Bool:
     return "bool";
+  case SettingKind::String:
+    return "string";
   case SettingKind::Choice:
     break;
   }

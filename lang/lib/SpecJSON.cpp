@@ -71,6 +71,9 @@ void printValue(ObjectWriter &W, const SettingInfo &Info, const EvalValue &V) {
   case SettingKind::Choice:
     W.str(Info.Name, Info.Choices->Spellings[V.I]);
     return;
+  case SettingKind::String:
+    W.str(Info.Name, V.S);
+    return;
   }
 }
 

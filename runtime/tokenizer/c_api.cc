@@ -15,6 +15,8 @@
 namespace enc {
 namespace tok {
 enc_status Load(const char* path, enc_tokenizer* tok);
+enc_status LoadBytes(const char* name, const std::string& bytes,
+                     enc_tokenizer* tok);
 enc_status LoadVocabTxt(const char* path, const std::string& text,
                         bool lowercase, enc_tokenizer* tok);
 }  // namespace tok
@@ -86,6 +88,29 @@ extern "C" enc_status enc_tokenizer_open(const char* path,
 extern "C" enc_status enc_tokenizer_open_vocab(const char* path, int lowercase,
                                                enc_tokenizer** out) {
   return Open("enc_tokenizer_open_vocab", path, lowercase != 0, out);
+}
+
+extern "C" enc_status enc_tokenizer_open_memory(const char* data, size_t size,
+                                                const char* name,
+                                                enc_tokenizer** out) {
+  const char* fn = "enc_tokenizer_open_memory";
+  if (out == nullptr) return Fail(ENC_ERR_INPUT, "%s: out is NULL", fn);
+  *out = nullptr;
+  if (data == nullptr && size != 0) {
+    return Fail(ENC_ERR_INPUT, "%s: data is NULL", fn);
+  }
+  if (name == nullptr) name = "<memory>";
+  return Guarded(fn, [&] {
+    auto* tok = new enc_tokenizer;
+    const enc_status s = enc::tok::LoadBytes(
+        name, std::string(data == nullptr ? "" : data, size), tok);
+    if (s != ENC_OK) {
+      delete tok;
+      return s;
+    }
+    *out = tok;
+    return ENC_OK;
+  });
 }
 
 extern "C" void enc_tokenizer_free(enc_tokenizer* tok) { delete tok; }
@@ -295,4 +320,19 @@ extern "C" const char* enc_tokenizer_id_to_token(const enc_tokenizer* tok,
 
 extern "C" int32_t enc_tokenizer_vocab_size(const enc_tokenizer* tok) {
   return tok == nullptr ? 0 : static_cast<int32_t>(tok->id_to_token.size());
+}
+
+extern "C" int32_t enc_tokenizer_max_type_id(const enc_tokenizer* tok) {
+  int32_t most = 0;
+  if (tok == nullptr) return most;
+  for (const auto* pieces : {&tok->post.single, &tok->post.pair}) {
+    for (const enc::tok::TemplatePiece& p : *pieces) {
+      most = std::max(most, p.type_id);
+    }
+  }
+  return std::max(most, tok->padding.pad_type_id);
+}
+
+extern "C" int32_t enc_tokenizer_truncation_length(const enc_tokenizer* tok) {
+  return tok == nullptr ? 0 : tok->truncation.max_length;
 }

@@ -1092,16 +1092,30 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
   return ENC_OK;
 }
 
+namespace {
+bool EndsWith(const std::string& s, const char* ext) {
+  const size_t n = std::strlen(ext);
+  return s.size() >= n && s.compare(s.size() - n, n, ext) == 0;
+}
+}  // namespace
+
+enc_status LoadBytes(const char* name, const std::string& bytes,
+                     enc_tokenizer* tok) {
+  if (static_cast<int64_t>(bytes.size()) > kMaxFileBytes) {
+    return Fail(ENC_ERR_FORMAT, "%s: larger than %lld bytes", name,
+                static_cast<long long>(kMaxFileBytes));
+  }
+  const std::string n = name;
+  if (EndsWith(n, ".model")) return LoadSentencePiece(name, bytes, tok);
+  if (EndsWith(n, ".txt")) return LoadVocabTxt(name, bytes, true, tok);
+  return LoadJson(name, bytes, tok);
+}
+
 enc_status Load(const char* path, enc_tokenizer* tok) {
   std::string text;
   if (enc_status s = ReadFile(path, &text)) return s;
   const std::string p = path;
-  const auto ends_with = [&p](const char* ext) {
-    const size_t n = std::strlen(ext);
-    return p.size() >= n && p.compare(p.size() - n, n, ext) == 0;
-  };
-  if (ends_with(".model")) return LoadSentencePiece(path, text, tok);
-  if (!ends_with(".txt")) return LoadJson(path, text, tok);
+  if (!EndsWith(p, ".txt")) return LoadBytes(path, text, tok);
   // vocab.txt: do_lower_case from a tokenizer_config.json beside it.
   bool lowercase = true;
   const size_t slash = p.rfind('/');

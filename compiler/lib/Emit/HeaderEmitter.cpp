@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "enc/Emit/Emitters.h"
+#include "enc/Emit/Tokenizers.h"
 
 #include "enc/ABI/ModelABI.h"
 #include "enc/Dialect/EncOps.h"
@@ -399,7 +400,8 @@ void emitWrapper(func::FuncOp F, llvm::raw_ostream &OS) {
 } // namespace
 
 std::string enc::emitHeader(ModuleOp Planned, llvm::StringRef HeaderName,
-                            llvm::StringRef SourceName) {
+                            llvm::StringRef SourceName,
+                            llvm::ArrayRef<CompiledTokenizer> Tokenizers) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   std::string Guard = "ENC_GENERATED_";
@@ -419,10 +421,15 @@ std::string enc::emitHeader(ModuleOp Planned, llvm::StringRef HeaderName,
         "ABI. */\n"
      << "#ifndef " << Guard << "\n#define " << Guard << "\n\n"
      << "#include <stddef.h>\n#include <stdint.h>\n\n"
-     << "#include <enc/runtime.h>\n\n"
+     << "#include <enc/runtime.h>\n"
+     << (Tokenizers.empty() ? "" : "#include <enc/tokenizer.h>\n") << "\n"
      << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
-  for (func::FuncOp F : Funcs)
+  for (func::FuncOp F : Funcs) {
     emitEncoder(F, OS);
+    for (const CompiledTokenizer &T : Tokenizers)
+      if (T.Encoder == F.getName())
+        emitTokenizerDeclarations(T, OS);
+  }
   OS << "#ifdef __cplusplus\n}  /* extern \"C\" */\n\n"
      << "#include <utility>\n#include <vector>\n\n"
      << "#include <enc/runtime.hpp>\n\n"

@@ -27,6 +27,7 @@
 #include "enc/lang/Parser.h"
 #include "enc/lang/Printers.h"
 #include "enc/lang/Sema.h"
+#include "enc/Emit/Tokenizers.h"
 #include "enc/lang/Settings.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -246,6 +247,9 @@ std::string defaultObjectPath() {
   return std::string(Path);
 }
 
+/// The tokenizers compileEnc read for the encoders it compiles.
+std::vector<enc::CompiledTokenizer> Tokenizers;
+
 /// --emit=shared: the object goes to a temporary file, then is linked.
 struct SharedOutput {
   std::string Library;        ///< what -o names
@@ -307,6 +311,15 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
       enc::ModelSpec Only = *It;
       Specs.assign(1, Only);
     }
+  }
+  // The tokenizers of the encoders being compiled, read and checked now so
+  // that their problems are diagnostics like any other.
+  if (!Diags.hasErrors() && Emit != EmitKind::AST && Emit != EmitKind::Spec) {
+    Tokenizers = enc::readTokenizers(Specs, InputFile, Diags);
+    if (Emit == EmitKind::Shared && !Tokenizers.empty())
+      Diags.fileError("--emit=shared does not link a compiled-in tokenizer "
+                      "yet: compile with --emit=obj, or open the tokenizer at "
+                      "run time (enc_tokenizer_open)");
   }
   if (Diags.hasErrors()) {
     unsigned N = Diags.errorCount();
@@ -389,7 +402,8 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
     }
     Header = enc::emitHeader(Module, HeaderPath,
                              InputFile == "-" ? std::string("<stdin>")
-                                              : InputFile.getValue());
+                                              : InputFile.getValue(),
+                             Tokenizers);
   }
 
   mlir::PassManager Lower(&Context);
@@ -403,6 +417,8 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
   auto IR = enc::translateToLLVMIR(Module, LLVMContext, Target, Error);
   if (!IR)
     return fail(Error);
+  for (const enc::CompiledTokenizer &T : Tokenizers)
+    enc::emitTokenizerFunctions(*IR, T);
   if (Emit == EmitKind::LLVM) {
     IR->print(Out.os(), nullptr);
     Out.keep();

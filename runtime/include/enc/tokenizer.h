@@ -106,6 +106,39 @@ int32_t enc_tokenizer_token_to_id(const enc_tokenizer *tok, const char *token,
 const char *enc_tokenizer_id_to_token(const enc_tokenizer *tok, int32_t id);
 /* Ids the tokenizer can produce: one past the largest. */
 int32_t enc_tokenizer_vocab_size(const enc_tokenizer *tok);
+/* The largest type id its templates give (0 without a post-processor). */
+int32_t enc_tokenizer_max_type_id(const enc_tokenizer *tok);
+/* Its truncation's max_length, 0 when it does not truncate. */
+int32_t enc_tokenizer_truncation_length(const enc_tokenizer *tok);
+
+/* Opens a tokenizer from `size` bytes in memory; `name` is what errors
+ * call it and, by its ending, says the format as a path would (".model",
+ * ".txt", else tokenizer.json). */
+enc_status enc_tokenizer_open_memory(const char *data, size_t size,
+                                     const char *name, enc_tokenizer **out);
+
+/* For the code encc generates for `tokenizer = "..."`
+ * (docs/tokenizers.md#compiled-in). */
+
+/* The tokenizer compiled into an object: opened from its bytes on the
+ * first call (thread-safe; later calls return it), kept in *slot for the
+ * life of the process. Truncation to max_len when the file sets none. */
+enc_status enc_tokenizer_embedded(const char *data, size_t size,
+                                  const char *name, int32_t max_len,
+                                  enc_tokenizer **slot,
+                                  const enc_tokenizer **out);
+
+/* Texts to a pooling model's output rows: each text encoded with special
+ * tokens, the texts sorted by length and run in batches of up to 32
+ * sequences padded to their longest (the model masks the padding), each
+ * row of `width` floats written at its text's index in out. A text longer
+ * than max_len after the tokenizer's truncation is ENC_ERR_INPUT naming
+ * it. */
+enc_status enc_tokenizer_embed(const enc_tokenizer *tok, void *model,
+                               enc_model_forward_fn *forward, int32_t max_len,
+                               int32_t width, int32_t count,
+                               const char *const *texts,
+                               const size_t *lengths_in_bytes, float *out);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@ class Module;
 } // namespace llvm
 
 namespace enc {
+struct CompiledTokenizer;
 
 struct TargetOptions {
   std::string Triple; ///< empty: the host's
@@ -46,9 +47,11 @@ bool emitMachineCode(llvm::Module &IR, const TargetOptions &Options,
 
 /// The C header (docs/c-abi.md) for the planned (not yet lowered) module:
 /// for each encoder its types, functions, compile-time facts, weights,
-/// memory use and thread-safety, plus a header-only C++ wrapper.
+/// memory use and thread-safety, plus a header-only C++ wrapper; and the
+/// functions of each compiled-in tokenizer.
 std::string emitHeader(mlir::ModuleOp Planned, llvm::StringRef HeaderName,
-                       llvm::StringRef SourceName);
+                       llvm::StringRef SourceName,
+                       llvm::ArrayRef<CompiledTokenizer> Tokenizers = {});
 
 } // namespace enc
 

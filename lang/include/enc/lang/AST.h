@@ -42,15 +42,22 @@ struct BoolLit : Located {
   std::string Text; // "true" or "false"
 };
 
+/// A string literal: Text is what is between the quotes (no escapes; a
+/// string may not hold a quote or a line break).
+struct StringLit : Located {
+  std::string Text;
+};
+
 struct Nil {};
 struct Negate;
 struct Call;
 struct Expr;
 
-/// factor := NUMBER | BOOL | IDENT | call | "(" expr ")" | "-" factor
-struct Operand
-    : x3::variant<Nil, NumberLit, BoolLit, Identifier, x3::forward_ast<Negate>,
-                  x3::forward_ast<Call>, x3::forward_ast<Expr>> {
+/// factor := NUMBER | BOOL | STRING | IDENT | call | "(" expr ")"
+///         | "-" factor
+struct Operand : x3::variant<Nil, NumberLit, BoolLit, StringLit, Identifier,
+                             x3::forward_ast<Negate>, x3::forward_ast<Call>,
+                             x3::forward_ast<Expr>> {
   using base_type::base_type;
   using base_type::operator=;
 };

@@ -23,18 +23,22 @@
 namespace enc {
 
 struct EvalValue {
-  enum Kind { Int, Float, Bool } K = Int;
+  enum Kind { Int, Float, Bool, String } K = Int;
   int64_t I = 0;
   double F = 0.0;
   bool B = false;
+  std::string S;
 
-  static EvalValue ofInt(int64_t V) { return {Int, V, 0.0, false}; }
-  static EvalValue ofFloat(double V) { return {Float, 0, V, false}; }
-  static EvalValue ofBool(bool V) { return {Bool, 0, 0.0, V}; }
+  static EvalValue ofInt(int64_t V) { return {Int, V, 0.0, false, {}}; }
+  static EvalValue ofFloat(double V) { return {Float, 0, V, false, {}}; }
+  static EvalValue ofBool(bool V) { return {Bool, 0, 0.0, V, {}}; }
+  static EvalValue ofString(std::string V) {
+    return {String, 0, 0.0, false, std::move(V)};
+  }
   double asDouble() const { return K == Int ? double(I) : F; }
-  /// As the user would write it: `768`, `0.5`, `true`.
+  /// As the user would write it: `768`, `0.5`, `true`, `"a.json"`.
   std::string str() const;
-  /// "an integer", "a float", "a boolean".
+  /// "an integer", "a float", "a boolean", "a string".
   const char *kindName() const;
 };
 

@@ -97,6 +97,7 @@ struct ModelSpec {
 #define ENC_SETTING_FIELD_Float(Field, Choices) double Field = 0.0;
 #define ENC_SETTING_FIELD_Bool(Field, Choices) bool Field = false;
 #define ENC_SETTING_FIELD_Choice(Field, Choices) Choices Field = Choices();
+#define ENC_SETTING_FIELD_String(Field, Choices) std::string Field;
 #define ENC_SETTING(Key, Field, Kind, Choices, Default, Range, Rule, Doc)      \
   ENC_SETTING_FIELD_##Kind(Field, Choices)
 #define ENC_SCHEME_ARG(Enum, Enumerator, Arg, Field, Kind, Choices, Default,   \
@@ -107,6 +108,7 @@ struct ModelSpec {
 #undef ENC_SETTING_FIELD_Float
 #undef ENC_SETTING_FIELD_Bool
 #undef ENC_SETTING_FIELD_Choice
+#undef ENC_SETTING_FIELD_String
 
   /// Where each setting's value comes from, in the order of allSettings().
   std::vector<SettingOrigin> Origins;

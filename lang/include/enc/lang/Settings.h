@@ -23,10 +23,11 @@ class raw_ostream;
 namespace enc {
 
 enum class SettingKind {
-  Int,   ///< an integer expression
-  Float, ///< a numeric expression; integers are promoted
-  Bool,  ///< true, false, or an expression of bool settings
-  Choice ///< one of a fixed set of names, possibly with named arguments
+  Int,    ///< an integer expression
+  Float,  ///< a numeric expression; integers are promoted
+  Bool,   ///< true, false, or an expression of bool settings
+  Choice, ///< one of a fixed set of names, possibly with named arguments
+  String  ///< a string literal (a path, relative to the .enc file)
 };
 
 /// Every setting of Settings.def, in its order: `SettingId::d_model`.
