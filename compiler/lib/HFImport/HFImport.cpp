@@ -732,3 +732,28 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
     R.Enc = std::move(C.Enc);
   return R;
 }
+
+std::string enc::tokenizerFileOf(const std::string &Path) {
+  SmallString<256> Dir(Path);
+  if (!sys::fs::is_directory(Path))
+    Dir = sys::path::parent_path(Path);
+  for (const char *Name :
+       {"tokenizer.json", "spiece.model", "sentencepiece.bpe.model"}) {
+    SmallString<256> P(Dir);
+    sys::path::append(P, Name);
+    if (sys::fs::is_regular_file(P))
+      return P.str().str();
+  }
+  return "";
+}
+
+std::string enc::withTokenizer(const std::string &Enc,
+                               const std::string &Written) {
+  const size_t Close = Enc.rfind("\n}");
+  if (Close == std::string::npos)
+    return Enc;
+  std::string Line = "  tokenizer  = \"" + Written + "\";";
+  Line.resize(std::max<size_t>(Line.size() + 1, 27), ' ');
+  Line += "// the directory's " + sys::path::filename(Written).str();
+  return Enc.substr(0, Close + 1) + Line + Enc.substr(Close);
+}

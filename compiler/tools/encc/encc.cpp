@@ -460,6 +460,22 @@ int runImport() {
     return 1;
   }
   std::string OutPath = ImportOutput.empty() ? "-" : ImportOutput.getValue();
+  // The directory's tokenizer, compiled in: its path relative to the .enc
+  // written with -o, else as given (relative to where encc runs).
+  if (std::string File = enc::tokenizerFileOf(ImportPath); !File.empty()) {
+    std::string Written = File;
+    if (!ImportOutput.empty()) {
+      SmallString<256> OutDir(sys::path::parent_path(ImportOutput)), Abs(File);
+      sys::fs::make_absolute(OutDir);
+      sys::fs::make_absolute(Abs);
+      sys::path::remove_dots(OutDir, /*remove_dot_dot=*/true);
+      sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+      StringRef Rest = Abs;
+      Written = Rest.consume_front((OutDir + "/").str()) ? Rest.str()
+                                                         : Abs.str().str();
+    }
+    R.Enc = enc::withTokenizer(R.Enc, Written);
+  }
   std::error_code EC;
   ToolOutputFile Out(OutPath, EC, sys::fs::OF_Text);
   if (EC)

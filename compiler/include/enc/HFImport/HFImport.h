@@ -51,6 +51,16 @@ importConfig(const llvm::json::Object &Config, const std::string &ConfigName,
              const std::string &Name,
              const SentenceTransformersModules *Modules = nullptr);
 
+/// The tokenizer file of a model directory, as encc would compile it in:
+/// its tokenizer.json, else a SentencePiece spiece.model or
+/// sentencepiece.bpe.model; "" when it has none. `Path` is what `encc
+/// import` was given (the directory or its config.json).
+std::string tokenizerFileOf(const std::string &Path);
+
+/// `Enc` (one encoder, as importHuggingFace writes it) with the setting
+/// `tokenizer = "Written";` before its closing brace.
+std::string withTokenizer(const std::string &Enc, const std::string &Written);
+
 /// A C identifier from a model name ("all-MiniLM-L6-v2" -> all_minilm_l6_v2).
 std::string encoderNameFor(const std::string &ModelName);
 
