@@ -114,6 +114,10 @@ class Library:
         for info in infos:
             self.encoders[info.name.decode()] = info
 
+    def function(self, name: str):
+        """The library's exported C function `name`, or None."""
+        return getattr(self._dll, name, None)
+
     def names(self) -> List[str]:
         return list(self.encoders)
 

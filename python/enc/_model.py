@@ -241,6 +241,40 @@ class Model:
             out /= np.maximum(norms, np.float32(1e-12))
         return out[0] if single else out
 
+    def embed_text(self, sentences: Union[str, Sequence[str]]) -> np.ndarray:
+        """Texts to pooled rows through the tokenizer compiled into the
+        model (``tokenizer = "..."`` in its .enc; docs/tokenizers.md):
+        float32 ``[n, d_model]`` in the order given (``[d_model]`` for one
+        str), computed by the library's ``NAME_embed_text`` with the GIL
+        released. A model compiled without a tokenizer, or without pooling,
+        raises :class:`enc.Error` ("input")."""
+        fn = self._library.function(self.name + "_embed_text")
+        if fn is None:
+            raise _bad("%s has no compiled-in tokenizer with pooling (its .enc "
+                       "sets no tokenizer, or pooling none): use encode with "
+                       "an enc.Tokenizer" % self.name)
+        if self._handle is None:
+            raise Error("input", "%s: the model is closed" % self.name)
+        single = isinstance(sentences, str)
+        texts = [sentences] if single else list(sentences)
+        raw = []
+        for i, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise _bad("sentence %d is %s, not str" % (i, type(t).__name__))
+            raw.append(t.encode("utf-8", "surrogatepass"))
+        out = np.empty((len(texts), self.d_model), _F32)
+        if texts:
+            pointers = (ctypes.c_char_p * len(raw))(*raw)
+            lengths = (ctypes.c_size_t * len(raw))(*[len(b) for b in raw])
+            fn.restype = ctypes.c_int
+            fn.argtypes = [ctypes.c_void_p, ctypes.c_int32, ctypes.c_void_p,
+                           ctypes.c_void_p, ctypes.c_void_p]
+            status = fn(self._handle, len(raw), ctypes.addressof(pointers),
+                        ctypes.addressof(lengths), _address(out))
+            if status != 0:
+                raise self._library.error(status)
+        return out[0] if single else out
+
     # -- lifetime -----------------------------------------------------------
 
     def close(self) -> None:

@@ -84,6 +84,34 @@ def main():
     failures += not ok
     print("%-4s %d embeddings == forward of each text alone (max |diff| %.2e)"
           % ("ok" if ok else "FAIL", len(texts), diff))
+    # The same model as a shared library with its tokenizer, from Python.
+    withtok = os.path.join(work, "libwithtok.so")
+    ec.run([ec.env("ENCC"), enc_path, "--emit=shared", "-o", withtok,
+            "--runtime-lib=" + ec.env("ENC_RUNTIME_LIB")])
+    mt = enc.load(withtok, weights, NAME)
+    py = mt.embed_text(texts)
+    diff = float(np.abs(py - want).max())
+    ok = py.shape == want.shape and diff <= 1e-5
+    failures += not ok
+    print("%-4s Model.embed_text (--emit=shared) == forward of each text "
+          "alone (max |diff| %.2e)" % ("ok" if ok else "FAIL", diff))
+    try:
+        m.embed_text(texts)
+        ok = False
+    except enc.Error as e:
+        ok = e.status == "input" and "no compiled-in tokenizer" in str(e)
+    failures += not ok
+    print("%-4s Model.embed_text without a tokenizer is an enc.Error"
+          % ("ok" if ok else "FAIL"))
+    try:
+        mt.embed_text(["fine", "bad \ud800 surrogate"])
+        ok = False
+    except enc.Error as e:
+        ok = e.status == "input" and "text 1" in str(e)
+        print("     (%s)" % e)
+    failures += not ok
+    print("%-4s invalid UTF-8 is an enc.Error naming the text"
+          % ("ok" if ok else "FAIL"))
     norms = np.linalg.norm(got, axis=1)
     ok = bool(np.allclose(norms, 1, atol=1e-5))
     failures += not ok

@@ -104,7 +104,22 @@ bool writeVersionScript(StringRef Path, ArrayRef<std::string> Exports,
 }
 } // namespace
 
+std::vector<std::string> encc::tokenizerArchives(StringRef RuntimeArchive,
+                                                 std::string &Error) {
+  SmallString<256> P(sys::path::parent_path(RuntimeArchive));
+  sys::path::append(P, ENCC_TOKENIZER_ARCHIVE_NAME);
+  if (!sys::fs::is_regular_file(P)) {
+    Error = "a compiled-in tokenizer needs the tokenizer library beside the "
+            "runtime's, but there is no '" +
+            P.str().str() + "'";
+    return {};
+  }
+  return {P.str().str(), ENCC_UTF8PROC_ARCHIVE};
+}
+
 bool encc::linkSharedLibrary(StringRef Object, StringRef RuntimeArchive,
+                             ArrayRef<std::string> Before,
+                             ArrayRef<std::string> After,
                              ArrayRef<std::string> Exports, StringRef Output,
                              std::string &Error) {
   std::vector<std::string> Command;
@@ -127,7 +142,9 @@ bool encc::linkSharedLibrary(StringRef Object, StringRef RuntimeArchive,
   // The public API is in archive members nothing else may pull in.
   for (const char *Name : enc::abi::PublicFunctions)
     Command.push_back(std::string("-Wl,--undefined=") + Name);
+  Command.insert(Command.end(), Before.begin(), Before.end());
   Command.push_back(RuntimeArchive.str());
+  Command.insert(Command.end(), After.begin(), After.end());
   // Every symbol resolved at link time, calls inside the library bound to
   // its own definitions (another library's enc_last_error must not interpose).
   for (const char *Arg : {"-Wl,-z,defs", "-Wl,-Bsymbolic"})

@@ -36,10 +36,19 @@ std::string findRuntimeArchive(const char *Argv0, llvm::StringRef Option,
 /// and the runtime's public C API.
 std::vector<std::string> exportedSymbols(const llvm::Module &IR);
 
-/// Links `Object` and `RuntimeArchive` into the shared library `Output`,
-/// exporting `Exports` and nothing else. False, with Error, when there is no
-/// compiler driver or the link fails (its own messages go to stderr).
+/// The archives a compiled-in tokenizer needs besides the runtime's: the
+/// tokenizer's, beside `RuntimeArchive`, and utf8proc. Empty, with Error,
+/// when the tokenizer's is not there.
+std::vector<std::string> tokenizerArchives(llvm::StringRef RuntimeArchive,
+                                           std::string &Error);
+
+/// Links `Object`, `Before` (archives that use the runtime), `RuntimeArchive`
+/// and `After` into the shared library `Output`, exporting `Exports` and
+/// nothing else. False, with Error, when there is no compiler driver or the
+/// link fails (its own messages go to stderr).
 bool linkSharedLibrary(llvm::StringRef Object, llvm::StringRef RuntimeArchive,
+                       llvm::ArrayRef<std::string> Before,
+                       llvm::ArrayRef<std::string> After,
                        llvm::ArrayRef<std::string> Exports,
                        llvm::StringRef Output, std::string &Error);
 

@@ -316,10 +316,6 @@ mlir::OwningOpRef<mlir::ModuleOp> compileEnc(mlir::MLIRContext &Context,
   // that their problems are diagnostics like any other.
   if (!Diags.hasErrors() && Emit != EmitKind::AST && Emit != EmitKind::Spec) {
     Tokenizers = enc::readTokenizers(Specs, InputFile, Diags);
-    if (Emit == EmitKind::Shared && !Tokenizers.empty())
-      Diags.fileError("--emit=shared does not link a compiled-in tokenizer "
-                      "yet: compile with --emit=obj, or open the tokenizer at "
-                      "run time (enc_tokenizer_open)");
   }
   if (Diags.hasErrors()) {
     unsigned N = Diags.errorCount();
@@ -432,9 +428,20 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
     if (Out.os().has_error())
       return fail("cannot write '" + Shared->Object +
                   "': " + Out.os().error().message());
-    if (!encc::linkSharedLibrary(Shared->Object, Shared->RuntimeArchive,
-                                 encc::exportedSymbols(*IR), Shared->Library,
-                                 Error))
+    // The tokenizer's archive uses the runtime's: it goes before it,
+    // utf8proc after.
+    std::vector<std::string> Before, After;
+    if (!Tokenizers.empty()) {
+      std::vector<std::string> Archives =
+          encc::tokenizerArchives(Shared->RuntimeArchive, Error);
+      if (Archives.empty())
+        return fail(Error);
+      Before.push_back(Archives[0]);
+      After.assign(Archives.begin() + 1, Archives.end());
+    }
+    if (!encc::linkSharedLibrary(Shared->Object, Shared->RuntimeArchive, Before,
+                                 After, encc::exportedSymbols(*IR),
+                                 Shared->Library, Error))
       return fail(Error);
   }
   if (WithHeader) {
