@@ -135,7 +135,7 @@ const auto setString = [](auto &Ctx) {
   locate(Ctx, Node);
 };
 const auto String_def =
-    x3::raw[x3::lexeme[x3::lit('"') >> *(x3::char_ - x3::char_("\"\r\n")) >
+    x3::raw[x3::lexeme[(x3::lit('"') >> *(x3::char_ - x3::char_("\"\r\n"))) >
                        x3::lit('"')]][setString];
 const auto EncoderKeyword_def = Keyword("encoder");
 
