@@ -1,6 +1,7 @@
 #include "tokenizer/unigram.h"
 
 #include <cstdio>
+#include <limits>
 
 #include "tokenizer/unicode.h"
 
@@ -64,7 +65,12 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
   // compares a piece's candidate in double (its score's type there), and
   // an unknown's in float: near-ties resolve as each reference does.
   const auto stored = [this](double v) {
-    return sentencepiece ? static_cast<double>(static_cast<float>(v)) : v;
+    if (!sentencepiece) return v;
+    // Past float's range the cast is undefined; IEEE rounding gives inf.
+    constexpr double kMax = std::numeric_limits<float>::max();
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    if (v > kMax || v < -kMax) return v > 0 ? kInf : -kInf;
+    return static_cast<double>(static_cast<float>(v));
   };
   const double unk_score = stored(min_score - kUnkPenalty);
   size_t start = 0;

@@ -424,6 +424,20 @@ TEST(Tokenizer, SentencePieceModelFile) {
   EXPECT_STREQ(buf, "ab ba \u2047 ");
 }
 
+TEST(Tokenizer, SentencePieceScoresNearFloatMaxStayDefined) {
+  // Path sums past float's range: the float store saturates (UBSan would
+  // flag a cast), and the text still encodes.
+  Tok tok;
+  const std::string model = Piece("<unk>", 0, 2) + Piece("\u2581", -3e38f, 1) +
+                            Piece("a", -3e38f, 1) + Piece("b", -3e38f, 1) +
+                            Field(2, VarintField(3, 1)) +
+                            Field(3, Field(1, "identity"));
+  ASSERT_EQ(enc_tokenizer_open(Write("huge.model", model).c_str(), &tok.t),
+            ENC_OK)
+      << enc_last_error();
+  EXPECT_EQ(Ids(tok.t, "ab ab").size(), 6u);
+}
+
 TEST(Tokenizer, BrokenSentencePieceFilesAreRefusedNamingWhat) {
   const std::string good = SmallSpm();
   EXPECT_NE(OpenError(Write("cut.model", good.substr(0, good.size() - 3)))
