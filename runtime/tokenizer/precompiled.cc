@@ -166,24 +166,30 @@ NormalizedText Precompiled::Apply(const NormalizedText& in) const {
   const size_t n = in.size();
   if (longest_match) {
     // SentencePiece's own rule: the longest key at each position, else the
-    // code point as it is.
-    std::vector<size_t> ends;  // chunk's byte length after each code point
+    // code point as it is. The text in UTF-8 once; the trie walk at each
+    // position stops where no key continues.
+    std::string text;
+    std::vector<size_t> start(n + 1);
+    for (size_t k = 0; k < n; ++k) {
+      start[k] = text.size();
+      AppendUtf8(in.cps[k], &text);
+    }
+    start[n] = text.size();
     while (i < n) {
-      chunk.clear();
-      ends.clear();
-      for (size_t k = i; k < n && k - i < kMaxKeyCodePoints; ++k) {
-        AppendUtf8(in.cps[k], &chunk);
-        ends.push_back(chunk.size());
-      }
       size_t best_bytes = 0;
-      Search(chunk, [&](size_t bytes, std::string_view w) {
-        best_bytes = bytes;
-        with = w;
-        return true;
-      });
-      size_t count = 0;  // code points the longest key covers
-      while (count < ends.size() && ends[count] <= best_bytes) ++count;
-      if (best_bytes != 0 && ends[count - 1] == best_bytes) {
+      Search(std::string_view(text).substr(start[i]),
+             [&](size_t bytes, std::string_view w) {
+               best_bytes = bytes;
+               with = w;
+               return true;
+             });
+      // The code points the longest key covers (a key that ends inside one
+      // is no match).
+      size_t count = 0;
+      while (i + count < n && start[i + count + 1] - start[i] <= best_bytes) {
+        ++count;
+      }
+      if (best_bytes != 0 && start[i + count] - start[i] == best_bytes) {
         replace(count, with);
         i += count;
       } else {

@@ -24,8 +24,6 @@ struct Precompiled {
   // SentencePiece's matching (a .model file's): the longest key at each
   // position, rather than HF's first key of each grapheme cluster.
   bool longest_match = false;
-  // Keys longer than this many code points are not looked for.
-  static constexpr size_t kMaxKeyCodePoints = 16;
 
   // Reads the charsmap (base64 in tokenizer.json); false with *why saying
   // what is wrong in a malformed one.

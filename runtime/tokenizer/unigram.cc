@@ -28,14 +28,14 @@ void Unigram::Add(const std::string& piece, double score, bool matchable) {
   int32_t node = 0;
   for (char ch : piece) {
     const uint64_t key = ChildKey(node, static_cast<unsigned char>(ch));
-    const auto it = children.find(key);
-    if (it != children.end()) {
-      node = it->second;
+    const int32_t child = children.Find(key);
+    if (child >= 0) {
+      node = child;
       continue;
     }
     const auto next = static_cast<int32_t>(node_id.size());
     node_id.push_back(-1);
-    children.emplace(key, next);
+    children.Insert(key, next);
     node = next;
   }
   if (node_id[node] < 0) node_id[node] = id;  // the first id of a piece
@@ -84,10 +84,8 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
     bool single = false;
     int32_t node = 0;
     for (size_t e = start; e < size; ++e) {
-      const auto it =
-          children.find(ChildKey(node, static_cast<unsigned char>(word[e])));
-      if (it == children.end()) break;
-      node = it->second;
+      node = children.Find(ChildKey(node, static_cast<unsigned char>(word[e])));
+      if (node < 0) break;
       const int32_t id = node_id[node];
       if (id < 0) continue;
       Node& target = best[e + 1];
