@@ -75,8 +75,14 @@ inline void AmxLoadConfig(const AmxTileConfig& c) {
 // CPU without AMX (test/runtime/CMakeLists.txt).
 #include <cstring>
 
+#include "src/dispatch.h"
+
 namespace enc {
 namespace amx_emulation {
+
+// The units emulated here: what CpuAmx() reports in a runtime built with
+// ENC_AMX_EMULATE.
+inline constexpr int kEmulatedUnits = kAmxInt8;
 
 struct Tile {
   alignas(64) uint8_t bytes[16][64];

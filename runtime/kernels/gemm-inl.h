@@ -91,12 +91,18 @@ struct Fp32Format : FormatTraits<sizeof(float), sizeof(float), 1,
 GemmKernel GetGemmKernel() {
   using namespace gemm_detail;  // NOLINT: the tiles, format and epilogues
   GemmKernel kernel;
-  kernel.plain = {HWY_TARGET, static_cast<int64_t>(PlainTile::kPanel),
+  kernel.plain = {HWY_TARGET,
+                  static_cast<int64_t>(PlainTile::kPanel),
                   static_cast<int64_t>(PlainTile::kMr),
-                  &RunWithActivation<Fp32Format, BiasActResidual>};
-  kernel.gated = {HWY_TARGET, static_cast<int64_t>(GatedTile::kPanel),
+                  &RunWithActivation<Fp32Format, BiasActResidual>,
+                  1,
+                  0};
+  kernel.gated = {HWY_TARGET,
+                  static_cast<int64_t>(GatedTile::kPanel),
                   static_cast<int64_t>(GatedTile::kMr),
-                  &RunWithActivation<Fp32Format, GatedAct>};
+                  &RunWithActivation<Fp32Format, GatedAct>,
+                  1,
+                  0};
   return kernel;
 }
 

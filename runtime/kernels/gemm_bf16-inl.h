@@ -230,8 +230,17 @@ struct Bf16Format
 
   template <class Epi, size_t kTileRows>
   static void Tile(const Bf16Args& a, const gemm_detail::TileJob& j) {
+    const TileIo t = Io(a, j);
+#if ENC_GEMM_BF16_DOT
+    if constexpr (kDot) return RowTileDot<Epi, kTileRows>(t);
+#endif
+    RowTileWiden<Epi, kTileRows>(t);
+  }
+
+  // The tile's view of a call and a job.
+  static TileIo Io(const Bf16Args& a, const gemm_detail::TileJob& j) {
     constexpr int64_t kP = static_cast<int64_t>(kPanel);
-    const int64_t kpairs = (a.k + 1) / 2;
+    const int64_t kpairs = a.kpairs;
     TileIo t;
     t.x = a.x + j.m * a.ldx + j.k0;
     t.ldx = a.ldx;
@@ -249,10 +258,7 @@ struct Bf16Format
     t.bias = a.bias ? a.bias + j.pc0 * kP : nullptr;
     t.res = a.residual ? a.residual + j.m * a.ldr + j.pc0 * kP : nullptr;
     t.ldr = a.ldr;
-#if ENC_GEMM_BF16_DOT
-    if constexpr (kDot) return RowTileDot<Epi, kTileRows>(t);
-#endif
-    RowTileWiden<Epi, kTileRows>(t);
+    return t;
   }
 };
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <utility>
 
@@ -74,12 +75,13 @@ void PackPanels(void* ctx, int64_t begin, int64_t end) {
     for (int64_t j = 0; j < cols; ++j) rows[j] = a.w.Row(p * width + j);
     for (int64_t q = 0; q < a.kpairs; ++q) {
       uint32_t* out = panel + q * width;
-      const bool odd_end = 2 * q + 1 == k;
       int64_t j = 0;
-      for (; j < cols; ++j) {
-        const uint32_t lo = Bf16Bits(rows[j][2 * q]);
-        const uint32_t hi = odd_end ? 0u : Bf16Bits(rows[j][2 * q + 1]);
-        out[j] = lo | hi << 16;
+      if (2 * q < k) {  // past k: the tiles' zero padding
+        for (; j < cols; ++j) {
+          const uint32_t lo = Bf16Bits(rows[j][2 * q]);
+          const uint32_t hi = 2 * q + 1 < k ? Bf16Bits(rows[j][2 * q + 1]) : 0u;
+          out[j] = lo | hi << 16;
+        }
       }
       for (; j < width; ++j) out[j] = 0;
     }
@@ -122,7 +124,8 @@ enc_status PackBf16(int32_t num_parts, const float* const* parts,
   const Bf16Kernel kernel = ChooseBf16Kernel();
   const int64_t width = kernel.panel, n = w.n;
   const int64_t panels = (n + width - 1) / width;
-  const int64_t kpairs = (k + 1) / 2;
+  const int64_t multiple = kernel.group_multiple;
+  const int64_t kpairs = ((k + 1) / 2 + multiple - 1) / multiple * multiple;
   if (kpairs > (int64_t{1} << 40) / (panels * width)) {
     return Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
                 static_cast<long long>(n), static_cast<long long>(k));
@@ -156,7 +159,8 @@ enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
                     float* y, int64_t ldy) {
   const Bf16Panels& b = w->bf16;
   if (b.data == nullptr || b.kernel.block == nullptr ||
-      b.kpairs != (w->k + 1) / 2) {
+      b.kpairs < (w->k + 1) / 2 || b.kernel.group_multiple < 1 ||
+      b.kpairs % b.kernel.group_multiple != 0) {
     return Fail(ENC_ERR_INPUT, "enc_gemm: w is not a bf16 packed matrix");
   }
   // The dot kernel's X in bf16 pairs, for this call: the calling thread's
@@ -168,17 +172,24 @@ enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
   };
   static thread_local Buffer xb;
   const int64_t ldxb = b.kpairs;
-  if (b.kernel.dot && m * ldxb > xb.capacity) {
+  // The rows the tiles read: m, and the AMX tile's zero rows past it.
+  const int64_t words = (m + b.kernel.pad_rows) * ldxb;
+  if (b.kernel.dot && words > xb.capacity) {
     std::free(xb.words);
     xb.capacity = 0;
     xb.words = static_cast<uint32_t*>(
-        AllocLarge(static_cast<size_t>(m * ldxb) * sizeof(uint32_t)));
+        AllocLarge(static_cast<size_t>(words) * sizeof(uint32_t)));
     if (xb.words == nullptr) {
       return Fail(ENC_ERR_NOMEM,
                   "enc_gemm: cannot allocate %lld bytes for the bf16 x",
-                  static_cast<long long>(m * ldxb * 4));
+                  static_cast<long long>(words * 4));
     }
-    xb.capacity = m * ldxb;
+    xb.capacity = words;
+  }
+  if (b.kernel.dot && b.kernel.pad_rows > 0) {
+    std::memset(
+        xb.words + m * ldxb, 0,
+        static_cast<size_t>(b.kernel.pad_rows * ldxb) * sizeof(uint32_t));
   }
   if (b.kernel.dot) {
     struct Round {
@@ -195,9 +206,16 @@ enc_status GemmBf16(int64_t m, const float* x, int64_t ldx,
         },
         &round);
   }
-  const Bf16Args args{
-      {bias, act, residual, ldr, y, ldy}, m,   w->n, w->k, x, ldx, b.data,
-      b.kernel.dot ? xb.words : nullptr,  ldxb};
+  const Bf16Args args{{bias, act, residual, ldr, y, ldy},
+                      m,
+                      w->n,
+                      w->k,
+                      x,
+                      ldx,
+                      b.data,
+                      b.kpairs,
+                      b.kernel.dot ? xb.words : nullptr,
+                      ldxb};
   RunFormat(args, static_cast<const FormatKernel<Bf16Args>&>(b.kernel), m, w->n,
             w->k, w->panels);
   return ENC_OK;

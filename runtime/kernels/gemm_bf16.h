@@ -7,6 +7,8 @@
 // and bf16(w[j][2q + 1]) in its high half (zero past an odd k), at
 // data[p * kpairs * panel + q * panel + j]. One word widens to two exact fp32
 // (a shift and a mask), and is the pair operand vdpbf16ps takes as it is.
+// kpairs is (k + 1) / 2 rounded up to the kernel's group_multiple (the K of
+// a tile that reads whole groups), the pairs past k zero.
 #ifndef ENC_RUNTIME_KERNELS_GEMM_BF16_H_
 #define ENC_RUNTIME_KERNELS_GEMM_BF16_H_
 
@@ -44,6 +46,7 @@ struct Bf16Args : GemmOutputArgs {
   const float* x;
   int64_t ldx;
   const uint32_t* w;  // packed pairs
+  int64_t kpairs;     // pairs per packed column (Bf16Panels::kpairs)
   // The dot kernel's X, rounded to bf16 pairs once per call (as W's pairs,
   // zero past an odd k): ldxb words per row; null for the widening kernel.
   const uint32_t* xb;
@@ -61,11 +64,12 @@ struct Bf16Kernel : FormatKernel<Bf16Args> {
 struct Bf16Panels {
   Bf16Kernel kernel;
   uint32_t* data;  // 64-byte aligned, panels * kpairs * kernel.panel words
-  int64_t kpairs;  // (k + 1) / 2
+  int64_t kpairs;  // (k + 1) / 2, rounded up to kernel.group_multiple
 };
 
-// The kernel of the target dispatch chooses now; the widening one even on a
-// CPU with AVX512_BF16 while DisableBf16DotForTest(true) is in force.
+// The kernel of the target dispatch chooses now, by what the CPU has
+// (gemm_bf16.cc); the widening one, whatever the CPU has, while
+// DisableBf16DotForTest(true) is in force.
 Bf16Kernel ChooseBf16Kernel();
 void DisableBf16DotForTest(bool disable);
 

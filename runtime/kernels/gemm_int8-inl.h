@@ -402,9 +402,8 @@ Int8Kernel GetInt8Kernel() {
       {HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
        static_cast<int64_t>(gemm_int8::kRows),
        &gemm_detail::RunWithActivation<gemm_int8::Int8Format,
-                                       gemm_detail::BiasActResidual>},
-      1,
-      0,
+                                       gemm_detail::BiasActResidual>,
+       1, 0},
       gemm_int8::Product::kOffset == 0};
 }
 
@@ -416,9 +415,9 @@ Int8Kernel GetAmxInt8Kernel() {
       {HWY_TARGET, static_cast<int64_t>(gemm_int8::kPanel),
        static_cast<int64_t>(gemm_int8::kAmxRows),
        &gemm_detail::RunWithActivation<gemm_int8::AmxInt8Format,
-                                       gemm_detail::BiasActResidual>},
-      static_cast<int64_t>(gemm_int8::kAmxGroups),
-      static_cast<int64_t>(gemm_int8::kAmxRows) - 1,
+                                       gemm_detail::BiasActResidual>,
+       static_cast<int64_t>(gemm_int8::kAmxGroups),
+       static_cast<int64_t>(gemm_int8::kAmxRows) - 1},
       false};
 #else
   return Int8Kernel{};

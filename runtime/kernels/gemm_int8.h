@@ -40,11 +40,6 @@ struct Int8Args : GemmOutputArgs {
 // The int8 GEMM of one Highway target and the layout it reads.
 using Int8BlockFn = FormatBlockFn<Int8Args>;
 struct Int8Kernel : FormatKernel<Int8Args> {
-  // The packed groups are a multiple of it (AMX: 16, the K of one tile).
-  int64_t group_multiple;
-  // Rows of quantized X past m that the tile reads (AMX: a tile is 16 rows,
-  // whatever the rows it computes); they are zero.
-  int64_t pad_rows;
   bool needs_abs;  // the tile reads |x| (at abs_offset)
 };
 

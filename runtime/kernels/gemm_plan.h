@@ -109,6 +109,12 @@ struct FormatKernel {
   int64_t panel;   // packed columns per panel
   int64_t rows;    // rows per micro-tile (the unit of an M split)
   FormatBlockFn<Args> block;
+  // The packed K groups (a format's unit of K: int8 4 steps, bf16 a pair)
+  // are a multiple of it: 1, or AMX's 16, the K of one tile.
+  int64_t group_multiple = 1;
+  // Rows of X past m that the tile reads, zero (AMX: a tile is 16 rows,
+  // whatever the rows it computes).
+  int64_t pad_rows = 0;
 };
 
 // Runs one validated call of a format over the thread pool, in units of

@@ -2,6 +2,10 @@
 // feature groups Highway 1.0.3 requires of each target (its targets.cc).
 #include "src/dispatch.h"
 
+#if defined(ENC_AMX_EMULATE)
+#include "kernels/amx.h"
+#endif
+
 #include <atomic>
 
 #if HWY_ARCH_X86
@@ -121,7 +125,7 @@ std::atomic<int> g_amx_mock{-1};
 
 int CpuAmx() {
 #if defined(ENC_AMX_EMULATE)
-  return kAmxInt8;  // kernels/amx.h: the instructions in software
+  return amx_emulation::kEmulatedUnits;  // the instructions in software
 #elif HWY_ARCH_X86
   static const int units = DetectAmx();  // thread-safe, once
   return units;
