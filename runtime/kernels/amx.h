@@ -67,6 +67,11 @@ inline void AmxLoadConfig(const AmxTileConfig& c) {
 // 16 columns x 4 s8): c[m][n] += sum over g, i of a[m][4g + i] b[g][4n + i].
 #define ENC_AMX_DPBSSD(c, a, b) \
   asm volatile("tdpbssd %%tmm" #b ", %%tmm" #a ", %%tmm" #c ::)
+// tmm[c] (16 x 16 fp32) += tmm[a] (16 rows x 32 bf16) . tmm[b] (16 pairs x
+// 16 columns x 2 bf16): c[m][n] += a[m][2g] b[g][2n] + a[m][2g + 1]
+// b[g][2n + 1], pair by pair, in fp32.
+#define ENC_AMX_DPBF16PS(c, a, b) \
+  asm volatile("tdpbf16ps %%tmm" #b ", %%tmm" #a ", %%tmm" #c ::)
 
 #else  // ENC_AMX_EMULATE
 // The instructions in software, as Intel's manual defines them, on tile
@@ -82,7 +87,7 @@ namespace amx_emulation {
 
 // The units emulated here: what CpuAmx() reports in a runtime built with
 // ENC_AMX_EMULATE.
-inline constexpr int kEmulatedUnits = kAmxInt8;
+inline constexpr int kEmulatedUnits = kAmxInt8 | kAmxBf16;
 
 struct Tile {
   alignas(64) uint8_t bytes[16][64];
@@ -117,6 +122,28 @@ inline void Dpbssd(int c, int a, int b) {
   }
 }
 
+inline float Bf16At(const uint8_t* bytes) {
+  const uint32_t u = uint32_t{bytes[0]} << 16 | uint32_t{bytes[1]} << 24;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline void Dpbf16ps(int c, int a, int b) {
+  for (int m = 0; m < 16; ++m) {
+    for (int n = 0; n < 16; ++n) {
+      float sum;
+      std::memcpy(&sum, &tmm[c].bytes[m][4 * n], 4);
+      for (int g = 0; g < 16; ++g) {
+        for (int i = 0; i < 2; ++i) {
+          sum += Bf16At(&tmm[a].bytes[m][4 * g + 2 * i]) *
+                 Bf16At(&tmm[b].bytes[g][4 * n + 2 * i]);
+        }
+      }
+      std::memcpy(&tmm[c].bytes[m][4 * n], &sum, 4);
+    }
+  }
+}
+
 }  // namespace amx_emulation
 }  // namespace enc
 
@@ -126,6 +153,7 @@ inline void Dpbssd(int c, int a, int b) {
   ::enc::amx_emulation::Store(tile, base, static_cast<long>(stride))
 #define ENC_AMX_ZERO(tile) ::enc::amx_emulation::Zero(tile)
 #define ENC_AMX_DPBSSD(c, a, b) ::enc::amx_emulation::Dpbssd(c, a, b)
+#define ENC_AMX_DPBF16PS(c, a, b) ::enc::amx_emulation::Dpbf16ps(c, a, b)
 #endif  // ENC_AMX_EMULATE
 
 #endif  // ENC_RUNTIME_KERNELS_AMX_H_

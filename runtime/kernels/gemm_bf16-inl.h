@@ -18,6 +18,10 @@
 // (Rounding X inside each row tile, once per tile and K block in scalar
 // code, cost as much as the products: the dot kernel ran at fp32's speed
 // on one thread and at 0.6x of it on two.)
+//
+// AMX kernel (AVX3_DL, on CPUs with AMX-BF16, checked at run time): tdpbf16ps
+// on 16-row tiles of the same X pairs and 16 x 16 tiles of the same W pairs
+// (below: AmxBf16Format); the products and their fp32 sums as vdpbf16ps's.
 
 #if defined(ENC_KERNELS_GEMM_BF16_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_GEMM_BF16_INL_H_
@@ -41,6 +45,9 @@
 #include "kernels/gemm_tile-inl.h"
 #include "kernels/math-inl.h"
 
+#if HWY_TARGET == HWY_AVX3_DL
+#include "kernels/amx.h"
+#endif
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 #include <immintrin.h>
 #define ENC_GEMM_BF16_DOT 1
@@ -262,6 +269,96 @@ struct Bf16Format
   }
 };
 
+#if HWY_TARGET == HWY_AVX3_DL
+// ---- AMX (kernels/amx.h) ---------------------------------------------------
+// The same panels with pairs padded to whole tiles (16 pairs, 32 K steps)
+// and X in bf16 pairs, multiplied by tdpbf16ps. A tile of Y is 16 rows x one
+// panel (3 tiles of 16 columns): tmm0..2 accumulate, tmm3 holds 16 rows of
+// X, tmm4..6 the panel's 3 W tiles of the same K. K blocks are whole tiles;
+// between them the partial sums wait in Y, as the other tiles' do.
+constexpr size_t kAmxRows = 16;
+constexpr int64_t kAmxPairs = 16;  // pairs per tile
+static_assert(kPanel == 48, "the AMX tile holds a panel as 3 tiles of 16");
+
+// The fp32 sums of the 16 rows of X pairs at xb (ldxb words apart) across
+// one panel at w, for `pairs` pairs (a multiple of 16), into acc [16][kPanel].
+HWY_NOINLINE void AmxPanelSums(const uint32_t* xb, int64_t ldxb,
+                               const uint32_t* w, int64_t pairs, float* acc) {
+  constexpr int64_t kPairStride = kPanel * sizeof(uint32_t);  // one W pair row
+  constexpr int64_t kLd = kPanel * sizeof(float);
+  const int64_t x_stride = ldxb * static_cast<int64_t>(sizeof(uint32_t));
+  ENC_AMX_ZERO(0);
+  ENC_AMX_ZERO(1);
+  ENC_AMX_ZERO(2);
+  for (int64_t q = 0; q < pairs; q += kAmxPairs) {
+    const uint32_t* b = w + q * static_cast<int64_t>(kPanel);
+    ENC_AMX_LOAD(3, xb + q, x_stride);
+    ENC_AMX_LOAD(4, b, kPairStride);
+    ENC_AMX_LOAD(5, b + 16, kPairStride);
+    ENC_AMX_LOAD(6, b + 32, kPairStride);
+    ENC_AMX_DPBF16PS(0, 3, 4);
+    ENC_AMX_DPBF16PS(1, 3, 5);
+    ENC_AMX_DPBF16PS(2, 3, 6);
+  }
+  ENC_AMX_STORE(0, acc, kLd);
+  ENC_AMX_STORE(1, acc + 16, kLd);
+  ENC_AMX_STORE(2, acc + 32, kLd);
+}
+
+// Rows [kR0, kR0 + kR) of a tile: the earlier K blocks' partial sums (or the
+// epilogue's start) plus this block's sums in acc, then stored or finished.
+template <class Epi, size_t kR0, size_t kR>
+HWY_INLINE void AmxFinishRows(const TileIo& t, int64_t p, const float* acc) {
+  if constexpr (kR > 0) {
+    const D d;
+    TileView view = ViewOf(t, p);
+    view.y += kR0 * view.ldy;
+    if (view.res) view.res += kR0 * view.ldr;
+    V sums[kR][kVecs];
+    StartTile<Epi, kR>(d, view, t.first, sums);
+    for (size_t r = 0; r < kR; ++r) {
+      for (size_t v = 0; v < kVecs; ++v) {
+        sums[r][v] = hn::Add(
+            sums[r][v], hn::Load(d, acc + (kR0 + r) * kPanel + v * kLanes));
+      }
+    }
+    EndTile<Epi, kR>(d, view, t.last, sums);
+  }
+}
+
+template <class Epi, size_t kTileRows>
+HWY_NOINLINE void AmxRowTile(const TileIo& t) {
+  static_assert(kTileRows <= kAmxRows, "a tile is 16 rows");
+  static const AmxTileConfig config = FullTiles();
+  AmxLoadConfig(config);
+  HWY_ALIGN float acc[kAmxRows * kPanel];
+  // The pairs of this K block, up to the tile's zero padding past k.
+  const int64_t pairs =
+      ((t.kc + 1) / 2 + kAmxPairs - 1) / kAmxPairs * kAmxPairs;
+  // The epilogue in groups of at most 8 rows (as the register tile's).
+  constexpr size_t kFirst = kTileRows < 8 ? kTileRows : 8;
+  for (int64_t p = 0; p < t.panels; ++p) {
+    AmxPanelSums(t.xb, t.ldxb, t.w + p * t.w_stride, pairs, acc);
+    AmxFinishRows<Epi, 0, kFirst>(t, p, acc);
+    AmxFinishRows<Epi, kFirst, kTileRows - kFirst>(t, p, acc);
+  }
+}
+
+// The AMX bf16 format: the dot format's call and panels, 16-row tiles, X read
+// as bf16 pairs (2 bytes per K step), K blocks of whole tiles.
+struct AmxBf16Format : Bf16Format<true> {
+  template <class Shape>
+  static constexpr size_t kRows = kAmxRows;
+  static constexpr int64_t kXBytes = sizeof(uint16_t);
+  static constexpr int64_t kKStep = 2 * kAmxPairs;
+
+  template <class Epi, size_t kTileRows>
+  static void Tile(const Bf16Args& a, const gemm_detail::TileJob& j) {
+    AmxRowTile<Epi, kTileRows>(Io(a, j));
+  }
+};
+#endif  // HWY_TARGET == HWY_AVX3_DL
+
 }  // namespace bf16_detail
 
 // This target's bf16 GEMM: the panel width of its fp32 tile, and the dot
@@ -283,6 +380,23 @@ Bf16Kernel GetBf16Kernel(bool widen_only) {
   }
 #else
   (void)widen_only;
+#endif
+  return k;
+}
+
+// This target's AMX bf16 GEMM: AVX3_DL only; elsewhere a kernel whose block
+// is null (gemm_bf16.cc then takes GetBf16Kernel's).
+Bf16Kernel GetAmxBf16Kernel() {
+  Bf16Kernel k{};
+#if HWY_TARGET == HWY_AVX3_DL
+  k.target = HWY_TARGET;
+  k.panel = static_cast<int64_t>(bf16_detail::kPanel);
+  k.rows = static_cast<int64_t>(bf16_detail::kAmxRows);
+  k.block = &gemm_detail::RunWithActivation<bf16_detail::AmxBf16Format,
+                                            gemm_detail::BiasActResidual>;
+  k.group_multiple = bf16_detail::kAmxPairs;
+  k.pad_rows = static_cast<int64_t>(bf16_detail::kAmxRows) - 1;
+  k.dot = true;  // X in bf16 pairs, as the tile reads it
 #endif
   return k;
 }

@@ -11,6 +11,11 @@
 #include <new>
 #include <utility>
 
+// The AVX-512 VNNI target is compiled here, beside the runtime's usual ones:
+// the AMX tiles are compiled in it (src/dispatch.h).
+#ifndef HWY_WANT_AVX3_DL
+#define HWY_WANT_AVX3_DL
+#endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/gemm_bf16.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
@@ -31,6 +36,7 @@
 
 namespace enc {
 ENC_EXPORT(GetBf16Kernel);
+ENC_EXPORT(GetAmxBf16Kernel);
 ENC_EXPORT(RoundRowsBf16);
 
 namespace {
@@ -96,7 +102,12 @@ bool CpuHasAvx512Bf16() {
 }
 
 Bf16Kernel ChooseBf16Kernel() {
-  return ENC_DYNAMIC_DISPATCH(GetBf16Kernel)(g_dot_disabled.load());
+  const bool widen_only = g_dot_disabled.load();
+  if (!widen_only && (SupportedAmx() & kAmxBf16)) {
+    const Bf16Kernel amx = ENC_DYNAMIC_DISPATCH(GetAmxBf16Kernel)();
+    if (amx.block != nullptr) return amx;
+  }
+  return ENC_DYNAMIC_DISPATCH(GetBf16Kernel)(widen_only);
 }
 
 void DisableBf16DotForTest(bool disable) { g_dot_disabled.store(disable); }

@@ -89,12 +89,41 @@ TEST(Bf16Rounding, NearestEven) {
   }
 }
 
+// The parameter of the AMX path (AVX3_DL with the bf16 tiles): not a Highway
+// target, which are single bits.
+constexpr int64_t kAmx = -1;
+
+// The Highway target a parameter runs.
+int64_t TargetOf(int64_t param) { return param == kAmx ? HWY_AVX3_DL : param; }
+
+// Each Highway target alone, without AMX; kAmx: AVX3_DL with AMX, where the
+// CPU, the OS and the process's permission allow it, or the runtime emulates
+// the tiles (kernels/amx.h); else skipped.
 class Bf16TargetTest : public ::testing::TestWithParam<int64_t> {
  protected:
-  void SetUp() override { enc::SetSupportedTargetsForTest(GetParam()); }
+  void SetUp() override {
+    if (GetParam() == kAmx) {
+      if ((enc::CpuAmx() & enc::kAmxBf16) == 0 ||
+          (enc::CpuTargets() & HWY_AVX3_DL) == 0) {
+        GTEST_SKIP() << "no AMX-BF16 here";
+      }
+      enc::SetSupportedTargetsForTest(HWY_AVX3_DL);
+      enc::SetAmxForTest(enc::kAmxBf16);
+      ASSERT_EQ(enc::SupportedAmx(), enc::kAmxBf16);
+    } else {
+      enc::SetSupportedTargetsForTest(GetParam());
+      enc::SetAmxForTest(0);
+    }
+  }
   void TearDown() override {
     enc::SetSupportedTargetsForTest(0);
+    enc::SetAmxForTest(-1);
     enc::DisableBf16DotForTest(false);
+  }
+  // The pairs a packed matrix of k columns holds (AMX: whole tiles of 16).
+  static int64_t Pairs(int64_t k) {
+    const int64_t multiple = GetParam() == kAmx ? 16 : 1;
+    return ((k + 1) / 2 + multiple - 1) / multiple * multiple;
   }
 };
 
@@ -103,6 +132,7 @@ class Bf16TargetTest : public ::testing::TestWithParam<int64_t> {
 // largest floats), in pairs, zero past an odd k; rows outside [r0, r1) and
 // the words past the pairs untouched.
 TEST_P(Bf16TargetTest, RoundRowsAsBf16Bits) {
+  if (GetParam() == kAmx) GTEST_SKIP() << "AVX3_DL's, as its own parameter";
   std::mt19937 rng(17);
   for (int64_t k : {1, 2, 7, 16, 33, 100}) {
     const int64_t rows = 5, ldx = k + 3, ldxb = (k + 1) / 2 + 2;
@@ -228,6 +258,11 @@ void CheckShapes(bool round_x) {
       {9, 49, 4},
       {13, 95, 33},
       {25, 47, 1},
+      // Around AMX's tiles (16 rows, 32 K steps, a panel of 3 x 16).
+      {16, 48, 32},
+      {15, 47, 31},
+      {17, 49, 33},
+      {33, 97, 65},
       // Several K blocks (K above any L1-derived block), odd and even.
       {2, 1, 2501},
       {50, 100, 2500},
@@ -247,8 +282,10 @@ TEST_P(Bf16TargetTest, WideningShapesAndEpilogues) {
   CheckShapes(false);
 }
 
-// The vdpbf16ps kernel: AVX-512 targets on a CPU with AVX512_BF16 only.
+// The vdpbf16ps kernel: AVX-512 targets on a CPU with AVX512_BF16 only; and
+// the AMX tiles, which round X as it does.
 TEST_P(Bf16TargetTest, DotShapesAndEpilogues) {
+  if (GetParam() == kAmx) return CheckShapes(true);
   const int64_t target = GetParam();
   const bool avx512 = target == HWY_AVX3 || target == HWY_AVX3_DL;
   if (!avx512 || !enc::CpuHasAvx512Bf16()) {
@@ -267,17 +304,18 @@ TEST_P(Bf16TargetTest, PackedLayout) {
   const std::vector<float> w = Random(n * k, rng);
   Packed p = PackAs(ENC_PRECISION_BF16, w, n, k);
   ASSERT_TRUE(p);
-  const int64_t width = p->bf16.kernel.panel, kpairs = (k + 1) / 2;
+  const int64_t width = p->bf16.kernel.panel, kpairs = Pairs(k);
   EXPECT_EQ(p->bf16.kpairs, kpairs);
+  EXPECT_EQ(p->bf16.kernel.group_multiple, GetParam() == kAmx ? 16 : 1);
   EXPECT_EQ(p->panels, (n + width - 1) / width);
-  EXPECT_EQ(p->bf16.kernel.target, GetParam());
+  EXPECT_EQ(p->bf16.kernel.target, TargetOf(GetParam()));
   for (int64_t pn = 0; pn < p->panels; ++pn) {
     for (int64_t q = 0; q < kpairs; ++q) {
       for (int64_t j = 0; j < width; ++j) {
         const int64_t col = pn * width + j;
         const uint32_t got = p->bf16.data[(pn * kpairs + q) * width + j];
         uint32_t want = 0;
-        if (col < n) {
+        if (col < n && 2 * q < k) {
           want = enc::Bf16Bits(w[col * k + 2 * q]);
           if (2 * q + 1 < k)
             want |= uint32_t{enc::Bf16Bits(w[col * k + 2 * q + 1])} << 16;
@@ -339,11 +377,20 @@ TEST_P(Bf16TargetTest, SameBitsAtOneAndTwoThreads) {
 }
 
 std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {
-  return hwy::TargetName(info.param);
+  return info.param == kAmx ? "AMX" : hwy::TargetName(info.param);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    AllTargets, Bf16TargetTest,
-    ::testing::ValuesIn(hwy::SupportedAndGeneratedTargets()), TargetParamName);
+// Highway's list holds the targets this file compiled, which lack AVX3_DL:
+// only the runtime's GEMM formats compile it, so it is added where the CPU
+// runs it.
+std::vector<int64_t> TargetsAndAmx() {
+  std::vector<int64_t> targets = {kAmx};
+  if (enc::CpuTargets() & HWY_AVX3_DL) targets.push_back(HWY_AVX3_DL);
+  for (int64_t t : hwy::SupportedAndGeneratedTargets()) targets.push_back(t);
+  return targets;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllTargets, Bf16TargetTest,
+                         ::testing::ValuesIn(TargetsAndAmx()), TargetParamName);
 
 }  // namespace

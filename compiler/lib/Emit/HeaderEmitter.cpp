@@ -165,15 +165,16 @@ void describePrecision(WeightPrecision P, llvm::raw_ostream &OS) {
        << " *   similarity >= 0.9999 with the exact one (the fp32 per-element "
           "bound does\n"
        << " *   not apply).\n"
-       << " *   Speed depends on the CPU that runs it. With AVX512_BF16 the "
+       << " *   Speed depends on the CPU that runs it. With AMX-BF16 the "
           "GEMMs use\n"
-       << " *   vdpbf16ps (their inputs rounded to bf16 too). Without it "
-          "(AVX2, AVX-512\n"
-       << " *   without BF16) the weights are widened to fp32 in the GEMM: "
-          "half the weight\n"
-       << " *   memory and traffic, fp32 arithmetic, so no faster than fp32 "
-          "where the\n"
-       << " *   GEMM is compute-bound. AMX is not used.\n";
+       << " *   tdpbf16ps tiles, else with AVX512_BF16 vdpbf16ps (their inputs "
+          "rounded\n"
+       << " *   to bf16 too). Without either (AVX2, AVX-512 without BF16) the "
+          "weights are\n"
+       << " *   widened to fp32 in the GEMM: half the weight memory and "
+          "traffic, fp32\n"
+       << " *   arithmetic, so no faster than fp32 where the GEMM is "
+          "compute-bound.\n";
     return;
   }
 }
