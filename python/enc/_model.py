@@ -188,12 +188,13 @@ class Model:
 
     __call__ = forward
 
-    def encode(self, sentences: Union[str, Sequence[str]], tokenizer,
+    def encode(self, sentences: Union[str, Sequence[str]], tokenizer=None,
                batch_size: int = 32, normalize_embeddings: bool = False
                ) -> np.ndarray:
         """Texts to pooled embeddings, as sentence-transformers'
         ``SentenceTransformer.encode`` does: ``tokenizer`` (an
-        :class:`enc.Tokenizer`) encodes each text with its special tokens,
+        :class:`enc.Tokenizer`; by default :attr:`tokenizer`, the one
+        compiled into the model) encodes each text with its special tokens,
         the texts run in batches of ``batch_size`` of similar length (no
         compute on padding), and the result is float32 ``[n, d_model]`` in
         the order given (``[d_model]`` for one str). ``normalize_embeddings``
@@ -209,30 +210,35 @@ class Model:
         if self.vocab <= 0:
             raise _bad("encode needs a model of token ids; %s reads embeddings"
                        % self.name)
+        if tokenizer is None:
+            tokenizer = self.tokenizer
         single = isinstance(sentences, str)
         texts = [sentences] if single else list(sentences)
         if int(batch_size) < 1:
             raise _bad("batch_size is %r; it must be at least 1" % (batch_size,))
         encodings = tokenizer.encode_batch(texts)
-        for i, e in enumerate(encodings):
-            if len(e.ids) > self.max_len:
+        # The tokens each text has, without the padding a tokenizer file may
+        # ask for (right padding: the attention mask's ones come first).
+        valid = [sum(e.attention_mask) for e in encodings]
+        for i, n in enumerate(valid):
+            if n > self.max_len:
                 raise _bad("sentence %d has %d tokens, more than max_len %d "
                            "(tokenizer.enable_truncation(%d) cuts it)"
-                           % (i, len(e.ids), self.max_len, self.max_len))
+                           % (i, n, self.max_len, self.max_len))
         out = np.empty((len(texts), self.d_model), _F32)
         # Longest first, so that each batch pads little.
-        order = sorted(range(len(texts)), key=lambda i: -len(encodings[i].ids))
+        order = sorted(range(len(texts)), key=lambda i: -valid[i])
         for start in range(0, len(order), int(batch_size)):
             rows = order[start:start + int(batch_size)]
-            seq = max(1, max(len(encodings[i].ids) for i in rows))
+            seq = max(1, max(valid[i] for i in rows))
             ids = np.zeros((len(rows), seq), np.int32)
             types = np.zeros((len(rows), seq), np.int32)
             lengths = np.zeros(len(rows), np.int32)
             for r, i in enumerate(rows):
-                e = encodings[i]
-                ids[r, :len(e.ids)] = e.ids
-                types[r, :len(e.ids)] = e.type_ids
-                lengths[r] = len(e.ids)
+                e, n = encodings[i], valid[i]
+                ids[r, :n] = e.ids[:n]
+                types[r, :n] = e.type_ids[:n]
+                lengths[r] = n
             y = self.forward(ids, lengths=lengths,
                              token_types=types if self.type_vocab > 0 else None)
             out[rows] = y
@@ -240,6 +246,37 @@ class Model:
             norms = np.linalg.norm(out, axis=1, keepdims=True)
             out /= np.maximum(norms, np.float32(1e-12))
         return out[0] if single else out
+
+    @property
+    def tokenizer(self):
+        """The tokenizer compiled into the model (``tokenizer = "..."`` in
+        its .enc), as an :class:`enc.Tokenizer` opened from the object's
+        copy of the file, truncating to ``max_len`` when the file sets no
+        truncation (as ``NAME_embed_text`` does). One per model; changing it
+        (``enable_truncation``) changes what :meth:`encode` does, not
+        :meth:`embed_text`. A model compiled without one raises
+        :class:`enc.Error` ("input")."""
+        if getattr(self, "_tokenizer", None) is not None:
+            return self._tokenizer
+        from ._tokenizer import Tokenizer  # the tokenizer library, on demand
+        fn = self._library.function(self.name + "_tokenizer_file")
+        if fn is None:
+            raise _bad("%s has no compiled-in tokenizer (its .enc sets no "
+                       "tokenizer): open one with enc.Tokenizer.from_file"
+                       % self.name)
+        data, size, name = ctypes.c_void_p(), ctypes.c_size_t(), ctypes.c_char_p()
+        fn.restype = ctypes.c_int
+        fn.argtypes = [ctypes.c_void_p] * 3
+        status = fn(ctypes.addressof(data), ctypes.addressof(size),
+                    ctypes.addressof(name))
+        if status != 0:
+            raise self._library.error(status)
+        tok = Tokenizer.from_bytes(ctypes.string_at(data.value, size.value),
+                                   name.value.decode("utf-8", "replace"))
+        if tok.truncation_length == 0:
+            tok.enable_truncation(self.max_len)
+        self._tokenizer = tok
+        return tok
 
     def embed_text(self, sentences: Union[str, Sequence[str]]) -> np.ndarray:
         """Texts to pooled rows through the tokenizer compiled into the

@@ -45,6 +45,10 @@ def _library() -> ctypes.CDLL:
             "enc_tokenizer_open": (ctypes.c_int, [ctypes.c_char_p, p]),
             "enc_tokenizer_open_vocab": (ctypes.c_int,
                                          [ctypes.c_char_p, ctypes.c_int, p]),
+            "enc_tokenizer_open_memory": (ctypes.c_int,
+                                          [ctypes.c_char_p, sz,
+                                           ctypes.c_char_p, p]),
+            "enc_tokenizer_truncation_length": (i32, [p]),
             "enc_tokenizer_free": (None, [p]),
             "enc_tokenizer_set_truncation": (ctypes.c_int, [p, i32, ctypes.c_int]),
             "enc_tokenizer_set_padding": (ctypes.c_int, [p, i32]),
@@ -160,6 +164,27 @@ class Tokenizer:
                                                 ctypes.byref(handle))
         _raise(lib, code)
         return cls(handle.value)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "tokenizer.json") -> "Tokenizer":
+        """Opens a tokenizer from the bytes of a file; ``name`` (a file name
+        such as "tokenizer.json", "spiece.model" or "vocab.txt") says its
+        format by its ending and names it in errors. Raises enc.Error
+        ("format", naming what is wrong)."""
+        lib = _library()
+        if not isinstance(data, (bytes, bytearray)):
+            raise Error("input", "from_bytes: expected bytes, got %s"
+                        % type(data).__name__)
+        handle = ctypes.c_void_p()
+        code = lib.enc_tokenizer_open_memory(bytes(data), len(data),
+                                             name.encode(), ctypes.byref(handle))
+        _raise(lib, code)
+        return cls(handle.value)
+
+    @property
+    def truncation_length(self) -> int:
+        """The max_length it truncates to, 0 when it does not truncate."""
+        return int(self._lib.enc_tokenizer_truncation_length(self._handle))
 
     def __del__(self) -> None:
         handle, self._handle = getattr(self, "_handle", None), None

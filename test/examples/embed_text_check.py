@@ -95,6 +95,34 @@ def main():
     failures += not ok
     print("%-4s Model.embed_text (--emit=shared) == forward of each text "
           "alone (max |diff| %.2e)" % ("ok" if ok else "FAIL", diff))
+    # model.tokenizer: a copy of the compiled-in file, opened from Python.
+    import ctypes
+    fn = mt._library.function(NAME + "_tokenizer_file")
+    data, size = ctypes.c_void_p(), ctypes.c_size_t()
+    fn.argtypes = [ctypes.c_void_p] * 3
+    fn(ctypes.addressof(data), ctypes.addressof(size), None)
+    with open(tokenizer, "rb") as f:
+        ok = ctypes.string_at(data.value, size.value) == f.read()
+    failures += not ok
+    print("%-4s %s_tokenizer_file gives the bytes of tokenizer.json"
+          % ("ok" if ok else "FAIL", NAME))
+    ok = all(mt.tokenizer.encode(t).ids == tok.encode(t).ids for t in texts)
+    failures += not ok
+    print("%-4s Model.tokenizer encodes as enc.Tokenizer.from_file"
+          % ("ok" if ok else "FAIL"))
+    diff = float(np.abs(mt.encode(texts) - py).max())
+    ok = diff <= 1e-5
+    failures += not ok
+    print("%-4s Model.encode without a tokenizer == Model.embed_text "
+          "(max |diff| %.2e)" % ("ok" if ok else "FAIL", diff))
+    try:
+        m.tokenizer
+        ok = False
+    except enc.Error as e:
+        ok = e.status == "input" and "no compiled-in tokenizer" in str(e)
+    failures += not ok
+    print("%-4s Model.tokenizer without a tokenizer is an enc.Error"
+          % ("ok" if ok else "FAIL"))
     try:
         m.embed_text(texts)
         ok = False

@@ -133,6 +133,15 @@ void enc::emitTokenizerDeclarations(const CompiledTokenizer &T,
         "max_len\n"
      << " * when the file sets no truncation. */\n"
      << "enc_status " << N << "_tokenizer(const enc_tokenizer **out);\n"
+     << "/* The compiled-in file itself (its bytes, their count, and the name "
+        "that\n"
+     << " * says its format), for enc_tokenizer_open_memory: each pointer "
+        "that is not\n"
+     << " * NULL receives its value. The bytes live as long as the "
+        "object. */\n"
+     << "enc_status " << N
+     << "_tokenizer_file(const char **data, size_t *size,\n"
+     << "    const char **name);\n"
      << "/* enc_tokenizer_encode_batch with that tokenizer: texts to the "
         "tokens,\n"
      << " * token_types and lengths of an enc_input for " << N
@@ -215,6 +224,25 @@ void enc::emitTokenizerFunctions(llvm::Module &IR, const CompiledTokenizer &T) {
   {
     llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", Get));
     B.CreateRet(Open(B, Get->getArg(0)));
+  }
+
+  // The file's bytes, size and name, each stored where its pointer is not
+  // NULL: for a copy of the tokenizer opened elsewhere.
+  llvm::Function *File = Define("tokenizer_file", {Ptr, Ptr, Ptr});
+  {
+    llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", File));
+    llvm::Value *Values[] = {Bytes, B.getInt64(T.Bytes.size()), Name};
+    for (unsigned I = 0; I < 3; ++I) {
+      llvm::Argument *To = File->getArg(I);
+      auto *Store = llvm::BasicBlock::Create(C, "store", File);
+      auto *Next = llvm::BasicBlock::Create(C, "next", File);
+      B.CreateCondBr(B.CreateIsNotNull(To), Store, Next);
+      B.SetInsertPoint(Store);
+      B.CreateStore(Values[I], To);
+      B.CreateBr(Next);
+      B.SetInsertPoint(Next);
+    }
+    B.CreateRet(B.getInt32(ENC_OK));
   }
 
   llvm::FunctionCallee EncodeBatch = IR.getOrInsertFunction(
