@@ -41,7 +41,18 @@ ENC_EXPORT(RoundRowsBf16);
 
 namespace {
 
-std::atomic<bool> g_dot_disabled{false};
+std::atomic<Bf16Choice> g_choice{Bf16Choice::kAuto};
+
+// CPUID leaf 0's vendor string is "AuthenticAMD".
+bool DetectAmd() {
+#if HWY_ARCH_X86
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
+  return b == 0x68747541u && d == 0x69746E65u && c == 0x444D4163u;
+#else
+  return false;
+#endif
+}
 
 // CPUID.(EAX=7, ECX=1):EAX bit 5, with the AVX-512 state enabled by the OS
 // (XCR0 bits 1, 2, 5, 6, 7).
@@ -101,16 +112,23 @@ bool CpuHasAvx512Bf16() {
   return has;
 }
 
+bool Bf16DotIsFaster() {
+  static const bool faster = DetectAmd();
+  return faster;
+}
+
 Bf16Kernel ChooseBf16Kernel() {
-  const bool widen_only = g_dot_disabled.load();
-  if (!widen_only && (SupportedAmx() & kAmxBf16)) {
+  const Bf16Choice choice = g_choice.load();
+  if (choice == Bf16Choice::kAuto && (SupportedAmx() & kAmxBf16)) {
     const Bf16Kernel amx = ENC_DYNAMIC_DISPATCH(GetAmxBf16Kernel)();
     if (amx.block != nullptr) return amx;
   }
-  return ENC_DYNAMIC_DISPATCH(GetBf16Kernel)(widen_only);
+  const bool dot = choice == Bf16Choice::kDot ||
+                   (choice == Bf16Choice::kAuto && Bf16DotIsFaster());
+  return ENC_DYNAMIC_DISPATCH(GetBf16Kernel)(!dot);
 }
 
-void DisableBf16DotForTest(bool disable) { g_dot_disabled.store(disable); }
+void SetBf16ChoiceForTest(Bf16Choice choice) { g_choice.store(choice); }
 
 void RoundRowsToBf16Pairs(const float* x, int64_t ldx, int64_t k, int64_t r0,
                           int64_t r1, uint32_t* xb, int64_t ldxb) {

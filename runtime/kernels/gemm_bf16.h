@@ -67,11 +67,23 @@ struct Bf16Panels {
   int64_t kpairs;  // (k + 1) / 2, rounded up to kernel.group_multiple
 };
 
-// The kernel of the target dispatch chooses now, by what the CPU has
-// (gemm_bf16.cc); the widening one, whatever the CPU has, while
-// DisableBf16DotForTest(true) is in force.
+// Whether vdpbf16ps outruns the widening kernel's fp32 FMAs on this CPU:
+// on AMD's (Zen 4: two bf16 products per lane at the FMA's rate), not on
+// Intel's, where it issues on one port against the FMA's two (measured on a
+// Sapphire-Rapids-class Xeon: 0.56-0.70x fp32, the widening kernel
+// 0.96-1.10x; docs/numerics.md#precision).
+bool Bf16DotIsFaster();
+
+// Which kernel ChooseBf16Kernel takes: kAuto, the fastest the CPU has (AMX
+// tiles, else vdpbf16ps where Bf16DotIsFaster(), else widening); the tests
+// and benchmarks force the widening one (kWiden) or vdpbf16ps (kDot, where
+// the CPU has AVX512_BF16) to run every kernel.
+enum class Bf16Choice : int { kAuto, kWiden, kDot };
+
+// The kernel of the target dispatch chooses now, by what the CPU has and
+// the choice in force (gemm_bf16.cc).
 Bf16Kernel ChooseBf16Kernel();
-void DisableBf16DotForTest(bool disable);
+void SetBf16ChoiceForTest(Bf16Choice choice);
 
 // Rows [r0, r1) of X rounded to bf16 pairs for the dot kernel (as Bf16Bits
 // rounds; xb + r * ldxb, zero past an odd k), on the target dispatch

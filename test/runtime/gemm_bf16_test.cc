@@ -118,7 +118,7 @@ class Bf16TargetTest : public ::testing::TestWithParam<int64_t> {
   void TearDown() override {
     enc::SetSupportedTargetsForTest(0);
     enc::SetAmxForTest(-1);
-    enc::DisableBf16DotForTest(false);
+    enc::SetBf16ChoiceForTest(enc::Bf16Choice::kAuto);
   }
   // The pairs a packed matrix of k columns holds (AMX: whole tiles of 16).
   static int64_t Pairs(int64_t k) {
@@ -278,7 +278,7 @@ void CheckShapes(bool round_x) {
 // The widening kernel, on every target (the only bf16 kernel without
 // AVX512_BF16).
 TEST_P(Bf16TargetTest, WideningShapesAndEpilogues) {
-  enc::DisableBf16DotForTest(true);
+  enc::SetBf16ChoiceForTest(enc::Bf16Choice::kWiden);
   CheckShapes(false);
 }
 
@@ -293,6 +293,9 @@ TEST_P(Bf16TargetTest, DotShapesAndEpilogues) {
                     "with AVX512_BF16 (this one: "
                  << (enc::CpuHasAvx512Bf16() ? "has it" : "has not") << ")";
   }
+  // Forced: the runtime takes it by itself only where it outruns the
+  // widening kernel (Bf16DotIsFaster), but runs it wherever it is chosen.
+  enc::SetBf16ChoiceForTest(enc::Bf16Choice::kDot);
   CheckShapes(true);
 }
 
