@@ -36,6 +36,29 @@ def _lin(hf_prefix, canon_prefix, w, out):
         out[hf_prefix + ".bias"] = w[canon_prefix + ".bias"]
 
 
+# A block's tensors, canonical name (after `blocks.N.`) -> the family's (after
+# its layer prefix), in the order the family's checkpoints list them.
+_BERT_BLOCK = (("attn.q", "attention.self.query"), ("attn.k", "attention.self.key"),
+               ("attn.v", "attention.self.value"), ("attn.o", "attention.output.dense"),
+               ("norm1", "attention.output.LayerNorm"), ("ffn.up", "intermediate.dense"),
+               ("ffn.down", "output.dense"), ("norm2", "output.LayerNorm"))
+_DISTILBERT_BLOCK = (("attn.q", "attention.q_lin"), ("attn.k", "attention.k_lin"),
+                     ("attn.v", "attention.v_lin"), ("attn.o", "attention.out_lin"),
+                     ("norm1", "sa_layer_norm"), ("ffn.up", "ffn.lin1"),
+                     ("ffn.down", "ffn.lin2"), ("norm2", "output_layer_norm"))
+
+
+def _blocks(spec, w, out, layer, names, gamma_beta):
+    """Every block's tensors under `layer % n` by the `names` table."""
+    for n in range(spec["blocks"]):
+        L, c = layer % n, "blocks.%d." % n
+        for canon, hf in names:
+            if canon.startswith("norm"):
+                _ln(L + hf, c + canon, w, out, gamma_beta)
+            else:
+                _lin(L + hf, c + canon, w, out)
+
+
 def _bert(spec, w, p, gamma_beta, extra):
     out = OrderedDict()
     out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
@@ -43,15 +66,7 @@ def _bert(spec, w, p, gamma_beta, extra):
     if "embed.types" in w:
         out[p + "embeddings.token_type_embeddings.weight"] = w["embed.types"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, gamma_beta)
-    for n in range(spec["blocks"]):
-        L, c = p + "encoder.layer.%d." % n, "blocks.%d." % n
-        for m, hf in (("q", "query"), ("k", "key"), ("v", "value")):
-            _lin(L + "attention.self." + hf, c + "attn." + m, w, out)
-        _lin(L + "attention.output.dense", c + "attn.o", w, out)
-        _ln(L + "attention.output.LayerNorm", c + "norm1", w, out, gamma_beta)
-        _lin(L + "intermediate.dense", c + "ffn.up", w, out)
-        _lin(L + "output.dense", c + "ffn.down", w, out)
-        _ln(L + "output.LayerNorm", c + "norm2", w, out, gamma_beta)
+    _blocks(spec, w, out, p + "encoder.layer.%d.", _BERT_BLOCK, gamma_beta)
     if extra:
         d = spec["d_model"]
         out[p + "pooler.dense.weight"] = np.zeros((d, d))
@@ -64,15 +79,7 @@ def _distilbert(spec, w, p, extra):
     out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
     out[p + "embeddings.position_embeddings.weight"] = w["embed.positions"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, False)
-    for n in range(spec["blocks"]):
-        L, c = p + "transformer.layer.%d." % n, "blocks.%d." % n
-        for m in "qkv":
-            _lin(L + "attention.%s_lin" % m, c + "attn." + m, w, out)
-        _lin(L + "attention.out_lin", c + "attn.o", w, out)
-        _ln(L + "sa_layer_norm", c + "norm1", w, out, False)
-        _lin(L + "ffn.lin1", c + "ffn.up", w, out)
-        _lin(L + "ffn.lin2", c + "ffn.down", w, out)
-        _ln(L + "output_layer_norm", c + "norm2", w, out, False)
+    _blocks(spec, w, out, p + "transformer.layer.%d.", _DISTILBERT_BLOCK, False)
     if extra:
         d = spec["d_model"]
         out["vocab_transform.weight"] = np.zeros((d, d))
