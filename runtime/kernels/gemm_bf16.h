@@ -67,11 +67,12 @@ struct Bf16Panels {
   int64_t kpairs;  // (k + 1) / 2, rounded up to kernel.group_multiple
 };
 
-// Whether vdpbf16ps outruns the widening kernel's fp32 FMAs on this CPU:
-// on AMD's (Zen 4: two bf16 products per lane at the FMA's rate), not on
-// Intel's, where it issues on one port against the FMA's two (measured on a
-// Sapphire-Rapids-class Xeon: 0.56-0.70x fp32, the widening kernel
-// 0.96-1.10x; docs/numerics.md#precision).
+// Whether the runtime takes vdpbf16ps over the widening kernel's fp32 FMAs
+// on this CPU: on AMD's (Zen 4 issues it at the FMA's rate, two products per
+// lane; not measured here), not on Intel's, where it issues on one port
+// against the FMA's two and measured 0.56-0.70x fp32 on an Emerald Rapids VM
+// without AMX, the widening kernel 0.96-1.10x (docs/numerics.md#precision).
+// Intel CPUs with AMX take the tiles instead.
 bool Bf16DotIsFaster();
 
 // Which kernel ChooseBf16Kernel takes: kAuto, the fastest the CPU has (AMX
