@@ -156,4 +156,47 @@ inline void Dpbf16ps(int c, int a, int b) {
 #define ENC_AMX_DPBF16PS(c, a, b) ::enc::amx_emulation::Dpbf16ps(c, a, b)
 #endif  // ENC_AMX_EMULATE
 
+namespace enc {
+
+// The dot instruction of a GEMM format on the tiles.
+enum class AmxDot { kInt8, kBf16 };  // tdpbssd, tdpbf16ps
+
+// The sums of 16 rows of X across one 48-column panel of W, the walk every
+// AMX format shares: each step multiplies 64 bytes of K of each row of X
+// (tmm3, rows x_stride bytes apart) by the panel's 3 tiles of 16 columns at
+// the same K (tmm4..6: 16 rows of 192 bytes, one K group of 48 columns of 4
+// bytes each), into tmm0..2; then acc [16][48] (int32 or fp32, 4 bytes each)
+// gets them. The full tile configuration must be loaded.
+template <AmxDot kDot>
+inline void AmxPanelSums(const void* x, int64_t x_stride, const void* w,
+                         int64_t steps, void* acc) {
+  constexpr int64_t kRow = 48 * 4;  // a W row, and a row of acc
+  const auto* xb = static_cast<const uint8_t*>(x);
+  const auto* wb = static_cast<const uint8_t*>(w);
+  auto* out = static_cast<uint8_t*>(acc);
+  ENC_AMX_ZERO(0);
+  ENC_AMX_ZERO(1);
+  ENC_AMX_ZERO(2);
+  for (int64_t s = 0; s < steps; ++s, xb += 64, wb += 16 * kRow) {
+    ENC_AMX_LOAD(3, xb, x_stride);
+    ENC_AMX_LOAD(4, wb, kRow);
+    ENC_AMX_LOAD(5, wb + 64, kRow);
+    ENC_AMX_LOAD(6, wb + 128, kRow);
+    if constexpr (kDot == AmxDot::kInt8) {
+      ENC_AMX_DPBSSD(0, 3, 4);
+      ENC_AMX_DPBSSD(1, 3, 5);
+      ENC_AMX_DPBSSD(2, 3, 6);
+    } else {
+      ENC_AMX_DPBF16PS(0, 3, 4);
+      ENC_AMX_DPBF16PS(1, 3, 5);
+      ENC_AMX_DPBF16PS(2, 3, 6);
+    }
+  }
+  ENC_AMX_STORE(0, out, kRow);
+  ENC_AMX_STORE(1, out + 64, kRow);
+  ENC_AMX_STORE(2, out + 128, kRow);
+}
+
+}  // namespace enc
+
 #endif  // ENC_RUNTIME_KERNELS_AMX_H_

@@ -280,31 +280,6 @@ constexpr size_t kAmxRows = 16;
 constexpr int64_t kAmxPairs = 16;  // pairs per tile
 static_assert(kPanel == 48, "the AMX tile holds a panel as 3 tiles of 16");
 
-// The fp32 sums of the 16 rows of X pairs at xb (ldxb words apart) across
-// one panel at w, for `pairs` pairs (a multiple of 16), into acc [16][kPanel].
-HWY_NOINLINE void AmxPanelSums(const uint32_t* xb, int64_t ldxb,
-                               const uint32_t* w, int64_t pairs, float* acc) {
-  constexpr int64_t kPairStride = kPanel * sizeof(uint32_t);  // one W pair row
-  constexpr int64_t kLd = kPanel * sizeof(float);
-  const int64_t x_stride = ldxb * static_cast<int64_t>(sizeof(uint32_t));
-  ENC_AMX_ZERO(0);
-  ENC_AMX_ZERO(1);
-  ENC_AMX_ZERO(2);
-  for (int64_t q = 0; q < pairs; q += kAmxPairs) {
-    const uint32_t* b = w + q * static_cast<int64_t>(kPanel);
-    ENC_AMX_LOAD(3, xb + q, x_stride);
-    ENC_AMX_LOAD(4, b, kPairStride);
-    ENC_AMX_LOAD(5, b + 16, kPairStride);
-    ENC_AMX_LOAD(6, b + 32, kPairStride);
-    ENC_AMX_DPBF16PS(0, 3, 4);
-    ENC_AMX_DPBF16PS(1, 3, 5);
-    ENC_AMX_DPBF16PS(2, 3, 6);
-  }
-  ENC_AMX_STORE(0, acc, kLd);
-  ENC_AMX_STORE(1, acc + 16, kLd);
-  ENC_AMX_STORE(2, acc + 32, kLd);
-}
-
 // Rows [kR0, kR0 + kR) of a tile: the earlier K blocks' partial sums (or the
 // epilogue's start) plus this block's sums in acc, then stored or finished.
 template <class Epi, size_t kR0, size_t kR>
@@ -338,7 +313,9 @@ HWY_NOINLINE void AmxRowTile(const TileIo& t) {
   // The epilogue in groups of at most 8 rows (as the register tile's).
   constexpr size_t kFirst = kTileRows < 8 ? kTileRows : 8;
   for (int64_t p = 0; p < t.panels; ++p) {
-    AmxPanelSums(t.xb, t.ldxb, t.w + p * t.w_stride, pairs, acc);
+    AmxPanelSums<AmxDot::kBf16>(t.xb,
+                                t.ldxb * static_cast<int64_t>(sizeof(uint32_t)),
+                                t.w + p * t.w_stride, pairs / kAmxPairs, acc);
     AmxFinishRows<Epi, 0, kFirst>(t, p, acc);
     AmxFinishRows<Epi, kFirst, kTileRows - kFirst>(t, p, acc);
   }

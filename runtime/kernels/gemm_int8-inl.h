@@ -320,30 +320,6 @@ constexpr size_t kAmxRows = 16;
 constexpr size_t kAmxGroups = 16;  // groups per tile
 static_assert(kPanel == 48, "the AMX tile holds a panel as 3 tiles of 16");
 
-// The int32 sums of the 16 rows of X at x (ldx bytes apart) across one panel
-// at w, into acc [16][kPanel].
-HWY_NOINLINE void AmxPanelSums(const int8_t* x, int64_t ldx, const int8_t* w,
-                               int64_t groups, int32_t* acc) {
-  constexpr int64_t kGroupStride = kGroupBytes;  // one group of the panel
-  constexpr int64_t kLd = kPanel * sizeof(int32_t);
-  ENC_AMX_ZERO(0);
-  ENC_AMX_ZERO(1);
-  ENC_AMX_ZERO(2);
-  for (int64_t g = 0; g < groups; g += kAmxGroups) {
-    const int8_t* b = w + g * kGroupStride;
-    ENC_AMX_LOAD(3, x + g * kInt8Group, ldx);
-    ENC_AMX_LOAD(4, b, kGroupStride);
-    ENC_AMX_LOAD(5, b + 64, kGroupStride);
-    ENC_AMX_LOAD(6, b + 128, kGroupStride);
-    ENC_AMX_DPBSSD(0, 3, 4);
-    ENC_AMX_DPBSSD(1, 3, 5);
-    ENC_AMX_DPBSSD(2, 3, 6);
-  }
-  ENC_AMX_STORE(0, acc, kLd);
-  ENC_AMX_STORE(1, acc + 16, kLd);
-  ENC_AMX_STORE(2, acc + 32, kLd);
-}
-
 // Rows [kR0, kR0 + kR) of a tile from its sums in acc.
 template <class Epi, size_t kR0, size_t kR>
 HWY_INLINE void AmxFinishRows(const TileIo& tile, int64_t p,
@@ -373,7 +349,9 @@ HWY_NOINLINE void AmxRowTile(const TileIo& t) {
   // The epilogue in groups of at most 8 rows (as the register tile's).
   constexpr size_t kFirst = kTileRows < 8 ? kTileRows : 8;
   for (int64_t p = 0; p < t.panels; ++p) {
-    AmxPanelSums(t.x, t.ldx, t.w + p * t.w_stride, t.groups, acc);
+    static_assert(kGroupBytes == 48 * 4, "a K group of the panel is a W row");
+    AmxPanelSums<AmxDot::kInt8>(t.x, t.ldx, t.w + p * t.w_stride,
+                                t.groups / kAmxGroups, acc);
     AmxFinishRows<Epi, 0, kFirst>(t, p, acc);
     AmxFinishRows<Epi, kFirst, kTileRows - kFirst>(t, p, acc);
   }

@@ -30,6 +30,17 @@ import enc  # noqa: E402
 NAME = "all_minilm_l6_v2"
 
 
+def raises_input_error(what, call, says):
+    """Whether call() raises enc.Error("input") whose message has `says`."""
+    try:
+        call()
+        ok, message = False, "no error"
+    except enc.Error as e:
+        ok, message = e.status == "input" and says in str(e), str(e)
+    print("%-4s %s is an enc.Error naming it (%s)" % ("ok" if ok else "FAIL", what, message))
+    return ok
+
+
 def main():
     demo, enc_path, tokenizer, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
@@ -115,31 +126,14 @@ def main():
     failures += not ok
     print("%-4s Model.encode without a tokenizer == Model.embed_text "
           "(max |diff| %.2e)" % ("ok" if ok else "FAIL", diff))
-    try:
-        m.tokenizer
-        ok = False
-    except enc.Error as e:
-        ok = e.status == "input" and "no compiled-in tokenizer" in str(e)
-    failures += not ok
-    print("%-4s Model.tokenizer without a tokenizer is an enc.Error"
-          % ("ok" if ok else "FAIL"))
-    try:
-        m.embed_text(texts)
-        ok = False
-    except enc.Error as e:
-        ok = e.status == "input" and "no compiled-in tokenizer" in str(e)
-    failures += not ok
-    print("%-4s Model.embed_text without a tokenizer is an enc.Error"
-          % ("ok" if ok else "FAIL"))
-    try:
-        mt.embed_text(["fine", "bad \ud800 surrogate"])
-        ok = False
-    except enc.Error as e:
-        ok = e.status == "input" and "text 1" in str(e)
-        print("     (%s)" % e)
-    failures += not ok
-    print("%-4s invalid UTF-8 is an enc.Error naming the text"
-          % ("ok" if ok else "FAIL"))
+    cases = [("Model.tokenizer without a tokenizer", lambda: m.tokenizer,
+              "no compiled-in tokenizer"),
+             ("Model.embed_text without a tokenizer", lambda: m.embed_text(texts),
+              "no compiled-in tokenizer"),
+             ("invalid UTF-8", lambda: mt.embed_text(["fine", "bad \ud800 surrogate"]),
+              "text 1")]
+    for what, call, says in cases:
+        failures += not raises_input_error(what, call, says)
     norms = np.linalg.norm(got, axis=1)
     ok = bool(np.allclose(norms, 1, atol=1e-5))
     failures += not ok

@@ -19,6 +19,7 @@
 #include "enc/runtime.h"
 #include "kernels/gemm.h"  // enc_packed_b, for the layout
 #include "kernels/gemm_bf16.h"
+#include "amx_params.h"
 #include "src/dispatch.h"
 
 namespace {
@@ -89,12 +90,9 @@ TEST(Bf16Rounding, NearestEven) {
   }
 }
 
-// The parameter of the AMX path (AVX3_DL with the bf16 tiles): not a Highway
-// target, which are single bits.
-constexpr int64_t kAmx = -1;
+using enc_test::kAmx;
 
-// The Highway target a parameter runs.
-int64_t TargetOf(int64_t param) { return param == kAmx ? HWY_AVX3_DL : param; }
+using enc_test::TargetOf;
 
 // Each Highway target alone, without AMX; kAmx: AVX3_DL with AMX, where the
 // CPU, the OS and the process's permission allow it, or the runtime emulates
@@ -379,21 +377,8 @@ TEST_P(Bf16TargetTest, SameBitsAtOneAndTwoThreads) {
   for (int64_t i = 0; i < m * n; ++i) ASSERT_EQ(Bits(y1[i]), Bits(y2[i])) << i;
 }
 
-std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {
-  return info.param == kAmx ? "AMX" : hwy::TargetName(info.param);
-}
-
-// Highway's list holds the targets this file compiled, which lack AVX3_DL:
-// only the runtime's GEMM formats compile it, so it is added where the CPU
-// runs it.
-std::vector<int64_t> TargetsAndAmx() {
-  std::vector<int64_t> targets = {kAmx};
-  if (enc::CpuTargets() & HWY_AVX3_DL) targets.push_back(HWY_AVX3_DL);
-  for (int64_t t : hwy::SupportedAndGeneratedTargets()) targets.push_back(t);
-  return targets;
-}
-
 INSTANTIATE_TEST_SUITE_P(AllTargets, Bf16TargetTest,
-                         ::testing::ValuesIn(TargetsAndAmx()), TargetParamName);
+                         ::testing::ValuesIn(enc_test::TargetsAndAmx()),
+                         enc_test::TargetParamName);
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "activation_reference.h"
 #include "enc/kernels/threads.h"
 #include "kernels/gemm.h"  // the packed int8 layout
+#include "amx_params.h"
 #include "src/dispatch.h"
 
 namespace {
@@ -84,9 +85,7 @@ struct Reference {
   }
 };
 
-// The parameter of the AMX path (AVX3_DL with the int8 tiles): not a Highway
-// target, which are single bits.
-constexpr int64_t kAmx = -1;
+using enc_test::kAmx;
 
 // Each Highway target alone, without AMX; kAmx: AVX3_DL with AMX, where
 // the CPU, the OS and the process's permission allow it (else skipped).
@@ -328,21 +327,9 @@ TEST_P(GemmInt8Test, ZeroRowsAndNonFiniteInput) {
   EXPECT_EQ(y[n + 2], 0.0f);
 }
 
-std::string TargetParamName(const ::testing::TestParamInfo<int64_t>& info) {
-  return info.param == kAmx ? "AMX" : hwy::TargetName(info.param);
-}
-
-// Highway's list holds the targets this file compiled, which lack AVX3_DL
-// (VNNI): only gemm_int8.cc compiles it, so it is added where the CPU runs it.
-std::vector<int64_t> TargetsAndAmx() {
-  std::vector<int64_t> targets = {kAmx};
-  if (enc::CpuTargets() & HWY_AVX3_DL) targets.push_back(HWY_AVX3_DL);
-  for (int64_t t : hwy::SupportedAndGeneratedTargets()) targets.push_back(t);
-  return targets;
-}
-
 INSTANTIATE_TEST_SUITE_P(AllTargets, GemmInt8Test,
-                         ::testing::ValuesIn(TargetsAndAmx()), TargetParamName);
+                         ::testing::ValuesIn(enc_test::TargetsAndAmx()),
+                         enc_test::TargetParamName);
 
 // AMX computes the int32 sums exactly, as VNNI does, and shares its
 // epilogue: the two paths give the same bits.
