@@ -43,17 +43,6 @@ namespace {
 
 std::atomic<Bf16Choice> g_choice{Bf16Choice::kAuto};
 
-// CPUID leaf 0's vendor string is "AuthenticAMD".
-bool DetectAmd() {
-#if HWY_ARCH_X86
-  unsigned a = 0, b = 0, c = 0, d = 0;
-  if (!__get_cpuid(0, &a, &b, &c, &d)) return false;
-  return b == 0x68747541u && d == 0x69746E65u && c == 0x444D4163u;
-#else
-  return false;
-#endif
-}
-
 // CPUID.(EAX=7, ECX=1):EAX bit 5, with the AVX-512 state enabled by the OS
 // (XCR0 bits 1, 2, 5, 6, 7).
 bool DetectAvx512Bf16() {
@@ -112,10 +101,7 @@ bool CpuHasAvx512Bf16() {
   return has;
 }
 
-bool Bf16DotIsFaster() {
-  static const bool faster = DetectAmd();
-  return faster;
-}
+bool Bf16DotIsFaster() { return CpuIsAmd(); }
 
 Bf16Kernel ChooseBf16Kernel() {
   const Bf16Choice choice = g_choice.load();

@@ -123,6 +123,18 @@ std::atomic<int> g_amx_mock{-1};
 
 }  // namespace
 
+bool CpuIsAmd() {
+#if HWY_ARCH_X86
+  static const bool amd = [] {
+    const Regs r = Cpuid(0, 0);  // "Auth" "enti" "cAMD" in b, d, c
+    return r.b == 0x68747541u && r.d == 0x69746E65u && r.c == 0x444D4163u;
+  }();
+  return amd;
+#else
+  return false;
+#endif
+}
+
 int CpuAmx() {
 #if defined(ENC_AMX_EMULATE)
   return amx_emulation::kEmulatedUnits;  // the instructions in software

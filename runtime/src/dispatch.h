@@ -60,6 +60,10 @@ void DisableAmx();
 // restores the CPU's own.
 void SetAmxForTest(int units);
 
+// Whether CPUID's vendor is "AuthenticAMD" (the kernels that differ by
+// vendor where the ISA is the same: gemm_bf16.cc's choice of vdpbf16ps).
+bool CpuIsAmd();
+
 // SupportedTargets() in Highway's ChosenTarget layout (the bit of the best
 // target lowest, HWY_CHOSEN_TARGET_MASK_SCALAR always set).
 int64_t ChosenTargetMask();
