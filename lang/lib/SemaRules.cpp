@@ -220,6 +220,22 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
                       "is embeddings, which are not scaled");
     }
     return;
+  case SettingId::output_dim:
+    if (auto O = intOf(Id), D = intOf(SettingId::d_model);
+        InRange && O && D && RangeOk[indexOf(SettingId::d_model)]) {
+      std::optional<unsigned> P = choiceValue(SettingId::pooling);
+      if (*O > *D) {
+        ruleError(Id, "output_dim (" + str(*O) + ") is wider than d_model (" +
+                          str(*D) + "): the cut keeps the first values");
+        noteSetting(SettingId::d_model);
+      } else if (*O < *D && P && static_cast<Pooling>(*P) == Pooling::None) {
+        ruleError(Id, "output_dim (" + str(*O) +
+                          ") cuts the pooled vector, but pooling is none "
+                          "(the output is every token's d_model values)");
+        noteSetting(SettingId::pooling);
+      }
+    }
+    return;
   case SettingId::d_model:
   case SettingId::d_ff:
   case SettingId::blocks:

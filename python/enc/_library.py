@@ -12,7 +12,7 @@ from typing import Dict, List, Optional
 
 __all__ = ["Error", "Library", "open_library", "set_num_threads"]
 
-ABI_VERSION = 1  # ENC_LIBRARY_ABI_VERSION of enc/library.h
+ABI_VERSION = 2  # ENC_LIBRARY_ABI_VERSION of enc/library.h
 
 # enc_status, as enc_status_name() spells it without "ENC_ERR_", lowercased.
 STATUSES = ("io", "format", "weights", "input", "nomem")
@@ -58,19 +58,20 @@ FORWARD_ATTENTION_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
 
 
 class EncoderInfo(ctypes.Structure):
-    """enc_encoder_info of enc/library.h (ENC_LIBRARY_ABI_VERSION 1)."""
+    """enc_encoder_info of enc/library.h (ENC_LIBRARY_ABI_VERSION 2)."""
     _fields_ = [("abi_version", ctypes.c_int32), ("name", ctypes.c_char_p),
                 ("d_model", ctypes.c_int32), ("heads", ctypes.c_int32),
                 ("head_dim", ctypes.c_int32), ("d_ff", ctypes.c_int32),
                 ("blocks", ctypes.c_int32), ("max_len", ctypes.c_int32),
                 ("vocab", ctypes.c_int32), ("type_vocab", ctypes.c_int32),
                 ("pooling", ctypes.c_int32), ("normalize", ctypes.c_int32),
+                ("out_dim", ctypes.c_int32),
                 ("load", LOAD_FN), ("forward", FORWARD_FN),
                 ("free", FREE_FN), ("workspace_bytes", WORKSPACE_BYTES_FN),
                 ("forward_attention", FORWARD_ATTENTION_FN)]
 
 
-POOLINGS = ("none", "cls", "mean")  # enc_pool_mode
+POOLINGS = ("none", "cls", "mean", "max", "last")  # enc_pool_mode
 
 
 class Library:

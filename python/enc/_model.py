@@ -62,7 +62,9 @@ class Model:
     ``name``, ``d_model``, ``heads``, ``head_dim``, ``d_ff``, ``blocks``,
     ``max_len`` (the longest sequence), ``vocab`` (0: the input is float
     embeddings), ``type_vocab`` (0: no token types), ``pooling``
-    (``"none"``, ``"cls"`` or ``"mean"``) and ``normalize``.
+    (``"none"``, ``"cls"``, ``"mean"``, ``"max"`` or ``"last"``),
+    ``normalize`` and ``out_dim`` (floats per output row: ``d_model``, or
+    the ``output_dim`` the pooled vector is cut to).
 
     :meth:`forward` may run from several Python threads at once on one model
     (it releases the GIL); :meth:`close` must not overlap it. A model is
@@ -80,6 +82,7 @@ class Model:
     type_vocab: int
     pooling: str
     normalize: bool
+    out_dim: int
 
     def __init__(self, library: Library, encoder: str,
                  weights: Union[str, "os.PathLike[str]"]) -> None:
@@ -87,7 +90,7 @@ class Model:
         self._library = library
         self.name = encoder
         for fact in ("d_model", "heads", "head_dim", "d_ff", "blocks", "max_len",
-                     "vocab", "type_vocab"):
+                     "vocab", "type_vocab", "out_dim"):
             setattr(self, fact, int(getattr(info, fact)))
         self.pooling = POOLINGS[info.pooling] if 0 <= info.pooling < len(POOLINGS) else "?"
         self.normalize = bool(info.normalize)
@@ -121,8 +124,8 @@ class Model:
            padded rows and columns).
 
         Returns a float32 array ``[batch, seq_len, d_model]`` (pooling none;
-        rows past ``lengths[b]`` are zero) or ``[batch, d_model]`` (cls and
-        mean pooling); with ``attention=True`` the pair ``(output, probs)``.
+        rows past ``lengths[b]`` are zero) or ``[batch, out_dim]`` (the
+        other poolings); with ``attention=True`` the pair ``(output, probs)``.
         Raises :class:`enc.Error` with status ``"input"`` for bad input,
         naming the argument, the position and the value.
         """
@@ -172,7 +175,7 @@ class Model:
                 "token types 0..%d" % (pos[0], pos[1], v, max(self.type_vocab - 1, 0))))
             inp.token_types = _address(token_types)
 
-        out = np.empty((batch, self.d_model) if self.pooling != "none"
+        out = np.empty((batch, self.out_dim) if self.pooling != "none"
                        else (batch, seq_len, self.d_model), _F32)
         if not attention:
             status = self._forward_fn(self._handle, ctypes.addressof(inp), _address(out))
@@ -196,17 +199,18 @@ class Model:
         :class:`enc.Tokenizer`; by default :attr:`tokenizer`, the one
         compiled into the model) encodes each text with its special tokens,
         the texts run in batches of ``batch_size`` of similar length (no
-        compute on padding), and the result is float32 ``[n, d_model]`` in
-        the order given (``[d_model]`` for one str). ``normalize_embeddings``
+        compute on padding), and the result is float32 ``[n, out_dim]`` in
+        the order given (``[out_dim]`` for one str). ``normalize_embeddings``
         scales each row to unit L2 norm.
 
-        The model must pool (``pooling`` cls or mean). A text longer than
+        The model must pool (``pooling`` other than none). A text longer than
         ``max_len`` tokens raises :class:`enc.Error` ("input") naming it:
         call ``tokenizer.enable_truncation(model.max_len)`` to cut instead.
         """
         if self.pooling == "none":
-            raise _bad("encode needs a model that pools (pooling = mean or "
-                       "cls); %s has pooling none: use forward" % self.name)
+            raise _bad("encode needs a model that pools (pooling = mean, cls, "
+                       "max or last); %s has pooling none: use forward"
+                       % self.name)
         if self.vocab <= 0:
             raise _bad("encode needs a model of token ids; %s reads embeddings"
                        % self.name)
@@ -225,7 +229,7 @@ class Model:
                 raise _bad("sentence %d has %d tokens, more than max_len %d "
                            "(tokenizer.enable_truncation(%d) cuts it)"
                            % (i, n, self.max_len, self.max_len))
-        out = np.empty((len(texts), self.d_model), _F32)
+        out = np.empty((len(texts), self.out_dim), _F32)
         # Longest first, so that each batch pads little.
         order = sorted(range(len(texts)), key=lambda i: -valid[i])
         for start in range(0, len(order), int(batch_size)):
@@ -281,7 +285,7 @@ class Model:
     def embed_text(self, sentences: Union[str, Sequence[str]]) -> np.ndarray:
         """Texts to pooled rows through the tokenizer compiled into the
         model (``tokenizer = "..."`` in its .enc; docs/tokenizers.md):
-        float32 ``[n, d_model]`` in the order given (``[d_model]`` for one
+        float32 ``[n, out_dim]`` in the order given (``[out_dim]`` for one
         str), computed by the library's ``NAME_embed_text`` with the GIL
         released. A model compiled without a tokenizer, or without pooling,
         raises :class:`enc.Error` ("input")."""
@@ -299,7 +303,7 @@ class Model:
             if not isinstance(t, str):
                 raise _bad("sentence %d is %s, not str" % (i, type(t).__name__))
             raw.append(t.encode("utf-8", "surrogatepass"))
-        out = np.empty((len(texts), self.d_model), _F32)
+        out = np.empty((len(texts), self.out_dim), _F32)
         if texts:
             pointers = (ctypes.c_char_p * len(raw))(*raw)
             lengths = (ctypes.c_size_t * len(raw))(*[len(b) for b in raw])

@@ -43,7 +43,7 @@ _DEFAULTS = {"d_ff": None, "blocks": 6, "max_len": 512, "vocab": 0, "type_vocab"
              "pooling": "none", "head_dim": None, "attention_scale": None,
              "ffn": "dense", "position_offset": 0, "window": 0, "global_every": 0,
              "norm_bias": True, "first_attn_norm": True, "normalize": False,
-             "precision": "fp32", "checkpoint": "enc"}
+             "precision": "fp32", "checkpoint": "enc", "output_dim": None}
 
 
 def normalize_spec(spec):
@@ -56,6 +56,8 @@ def normalize_spec(spec):
         s["d_ff"] = 4 * s["d_model"]
     if s["final_norm"] is None:
         s["final_norm"] = s["norm"] == "pre"
+    if s["output_dim"] is None:
+        s["output_dim"] = s["d_model"]
     if s["head_dim"] is None:
         if s["d_model"] % s["heads"]:
             raise ValueError("d_model %d not divisible by heads %d" % (s["d_model"], s["heads"]))
@@ -504,6 +506,8 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
         x = norm(x, w, "final_norm", spec)
     valid = np.arange(S)[None, :] < lengths[:, None]             # [B,S]
     out = pool(x, valid, lengths, spec["pooling"])
+    if spec["pooling"] != "none":
+        out = out[:, :spec["output_dim"]]  # Matryoshka: the first values
     if spec["normalize"]:
         out = l2_normalize(out)
     result = (out,)
@@ -528,6 +532,12 @@ def pool(x, valid, lengths, mode):
     if mode == "mean":
         s = np.where(valid[:, :, None], x, 0.0).sum(axis=1)
         return s / np.maximum(lengths, 1)[:, None]
+    if mode == "max":
+        m = np.where(valid[:, :, None], x, -np.inf).max(axis=1)
+        return np.where((lengths > 0)[:, None], m, 0.0)
+    if mode == "last":
+        last = x[np.arange(x.shape[0]), np.maximum(lengths - 1, 0), :]
+        return np.where((lengths > 0)[:, None], last, 0.0)
     raise ValueError("unknown pooling %r" % mode)
 
 

@@ -305,6 +305,16 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         x = x[:, 0]
     elif s["pooling"] == "mean":
         x = x.sum(1) / L.clamp(min=1)[:, None]
+    elif s["pooling"] == "max":
+        # sentence-transformers' max_tokens: padding set to -1e9, then max
+        # (a sequence with no valid token pools to 0 in encc).
+        x = x.masked_fill(keep[:, :, None] == 0, -1e9).max(1).values
+        x = x * (L > 0)[:, None]
+    elif s["pooling"] == "last":
+        # sentence-transformers' lasttoken on right padding: row len - 1.
+        x = x[torch.arange(x.shape[0]), (L - 1).clamp(min=0)] * (L > 0)[:, None]
+    if s["pooling"] != "none":
+        x = x[:, :s["output_dim"]]
     if s["normalize"]:
         x = F.normalize(x, p=2.0, dim=-1, eps=1e-12)
     if return_probs:

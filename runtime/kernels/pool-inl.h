@@ -90,6 +90,40 @@ HWY_INLINE void MeanRows(const float* HWY_RESTRICT x, int64_t ld_x,
   }
 }
 
+// out = per-column maximum of `rows` rows of x (rows >= 1).
+HWY_INLINE void MaxRows(const float* HWY_RESTRICT x, int64_t ld_x, int64_t rows,
+                        float* HWY_RESTRICT out, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+  for (; c + 4 * N <= n; c += 4 * N) {
+    auto a0 = hn::LoadU(d, x + c), a1 = hn::LoadU(d, x + c + N);
+    auto a2 = hn::LoadU(d, x + c + 2 * N), a3 = hn::LoadU(d, x + c + 3 * N);
+    for (int64_t r = 1; r < rows; ++r) {
+      const float* row = x + r * ld_x + c;
+      a0 = hn::Max(a0, hn::LoadU(d, row));
+      a1 = hn::Max(a1, hn::LoadU(d, row + N));
+      a2 = hn::Max(a2, hn::LoadU(d, row + 2 * N));
+      a3 = hn::Max(a3, hn::LoadU(d, row + 3 * N));
+    }
+    hn::StoreU(a0, d, out + c);
+    hn::StoreU(a1, d, out + c + N);
+    hn::StoreU(a2, d, out + c + 2 * N);
+    hn::StoreU(a3, d, out + c + 3 * N);
+  }
+  for (; c + N <= n; c += N) {
+    auto a0 = hn::LoadU(d, x + c);
+    for (int64_t r = 1; r < rows; ++r)
+      a0 = hn::Max(a0, hn::LoadU(d, x + r * ld_x + c));
+    hn::StoreU(a0, d, out + c);
+  }
+  for (; c < n; ++c) {
+    float m = x[c];
+    for (int64_t r = 1; r < rows; ++r) m = std::max(m, x[r * ld_x + c]);
+    out[c] = m;
+  }
+}
+
 // The squared L2 norm of a row: a float sum of squares, or, when that
 // overflows or may have lost small values to underflow (it is not a normal
 // number well above FLT_MIN), a double one.
@@ -146,10 +180,19 @@ HWY_INLINE void PoolBatch(const PoolArgs& a) {
       if (len == 0) {
         ZeroRow(out, n);
       } else {
-        if (a.mode == 1) {
-          CopyRow(x, out, n);
-        } else {
-          MeanRows(x, a.ld_x, len, out, n);
+        switch (a.mode) {
+          case 1:  // cls
+            CopyRow(x, out, n);
+            break;
+          case 2:  // mean
+            MeanRows(x, a.ld_x, len, out, n);
+            break;
+          case 3:  // max
+            MaxRows(x, a.ld_x, len, out, n);
+            break;
+          default:  // last (enc_pool checked the mode)
+            CopyRow(x + (len - 1) * a.ld_x, out, n);
+            break;
         }
         if (a.normalize) NormalizeRow(out, n);
       }

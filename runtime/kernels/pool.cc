@@ -32,7 +32,7 @@ extern "C" enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
                                const int32_t* lengths, const float* x,
                                int64_t ld_x, float* out, int64_t ld_out) {
   using enc::Fail;
-  if (mode != ENC_POOL_NONE && mode != ENC_POOL_CLS && mode != ENC_POOL_MEAN) {
+  if (mode < ENC_POOL_NONE || mode > ENC_POOL_LAST) {
     return Fail(ENC_ERR_INPUT, "enc_pool: unknown pooling mode %d", mode);
   }
   if (normalize != 0 && normalize != 1) {

@@ -161,6 +161,12 @@ def main():
     reference_case("mean + normalize", "minilm_like", torch=True, batch=3, seq=8,
                    lengths=[8, 3, 0])
     reference_case("cls + normalize", "bge_like", torch=True, batch=3, seq=8, lengths=[8, 1, 0])
+    reference_case("max pooling", "bert_max", torch=True, batch=4, seq=9, lengths=[9, 4, 1, 0])
+    reference_case("last pooling", "bert_last", torch=True, batch=4, seq=9, lengths=[9, 4, 1, 0])
+    reference_case("output_dim 20 mean + normalize", "matryoshka", torch=True, batch=3, seq=8,
+                   lengths=[8, 3, 0])
+    reference_case("output_dim 7 cls", "matryoshka_cls", torch=True, batch=2, seq=6,
+                   lengths=[6, 2])
     reference_case("normalize per token", "normalize_tokens", torch=True, batch=2, seq=6,
                    lengths=[6, 2])
     reference_case("nomic-like swiglu rope 1000", "nomic_like", torch=True, batch=2, seq=12,

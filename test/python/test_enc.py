@@ -200,6 +200,21 @@ def main():
                                token_types=case["token_types"]).reshape(-1), r["out"]),
           "the first library still gives its result after the second loaded")
 
+    # output_dim: rows of out_dim floats, equal to the C harness's.
+    mat_lib = shared(work, "matryoshka")
+    mt, _, mcase = same_as_c(work, "matryoshka", "matryoshka", mat_lib, batch=3, seq=8,
+                             lengths=[8, 3, 0])
+    y = mt.forward(mcase["tokens"], lengths=mcase["lengths"], token_types=mcase["token_types"])
+    check((mt.pooling, mt.normalize, mt.out_dim, mt.d_model, y.shape) ==
+          ("mean", True, 20, 48, (3, 20)),
+          "output_dim 20: pooling %s, normalize %s, out_dim %d of d_model %d, shape %s"
+          % (mt.pooling, mt.normalize, mt.out_dim, mt.d_model, y.shape))
+    last_lib = shared(work, "bert_last")
+    lt, _, _ = same_as_c(work, "bert_last", "bert_last", last_lib, batch=3, seq=7,
+                         lengths=[7, 2, 0])
+    check((lt.pooling, lt.out_dim) == ("last", 48), "pooling last: %s, %d" % (lt.pooling,
+                                                                               lt.out_dim))
+
     emb_lib = shared(work, "rope_halves")
     e, _, _ = same_as_c(work, "rope_halves", "rope_halves", emb_lib, batch=2, seq=13,
                         lengths=[13, 6])

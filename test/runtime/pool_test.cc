@@ -1,5 +1,5 @@
-// enc_pool (none / cls / mean, with and without normalize) against float64,
-// on every target.
+// enc_pool (none / cls / mean / max / last, with and without normalize)
+// against float64, on every target; rows wider than d (ld_x) are cut.
 #include "enc/kernels/pool.h"
 
 #include <gtest/gtest.h>
@@ -21,14 +21,15 @@ TEST(Pool, AllModesMatchReference) {
   std::normal_distribution<float> normal(0.0f, 1.0f);
   for (int64_t d : {1, 3, 17, 64, 200}) {
     for (int seq : {1, 5, 129}) {
-      for (int mode : {ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN}) {
+      for (int mode : {ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN, ENC_POOL_MAX,
+                       ENC_POOL_LAST}) {
         for (int normalize : {0, 1}) {
           for (bool with_lengths : {false, true}) {
             SCOPED_TRACE(testing::Message()
                          << "d " << d << " seq " << seq << " mode " << mode
                          << " normalize " << normalize);
             const int batch = 4;
-            const int64_t ld_x = d + 1, ld_out = d + 3;
+            const int64_t ld_x = d + 5, ld_out = d + 3;
             std::vector<float> x(batch * seq * ld_x);
             for (auto& v : x) v = normal(rng);
             const std::vector<int32_t> lengths = {seq, 0, 1, (seq + 1) / 2};
@@ -59,6 +60,14 @@ TEST(Pool, AllModesMatchReference) {
                         want[c] += x[(first[b] + i) * ld_x + c];
                       want[c] /= n;
                     }
+                    if (n > 0 && mode == ENC_POOL_MAX) {
+                      want[c] = x[first[b] * ld_x + c];
+                      for (int i = 1; i < n; ++i)
+                        want[c] = std::max<double>(
+                            want[c], x[(first[b] + i) * ld_x + c]);
+                    }
+                    if (n > 0 && mode == ENC_POOL_LAST)
+                      want[c] = x[(first[b] + n - 1) * ld_x + c];
                   }
                 }
                 if (normalize) {
@@ -89,9 +98,13 @@ TEST(Pool, AllModesMatchReference) {
 TEST(Pool, RejectsBadArguments) {
   std::vector<float> x(12, 1.0f), out(12, 7.0f);
   const int32_t bad[1] = {4};
-  EXPECT_EQ(ENC_ERR_INPUT,
-            enc_pool(3, 0, 1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
-  EXPECT_STRNE("", enc_last_error());
+  for (int32_t mode : {ENC_POOL_LAST + 1, -1}) {
+    EXPECT_EQ(ENC_ERR_INPUT,
+              enc_pool(mode, 0, 1, 3, 4, nullptr, x.data(), 4, out.data(), 4));
+    EXPECT_NE(std::string(enc_last_error()).find("unknown pooling mode"),
+              std::string::npos)
+        << enc_last_error();
+  }
   EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, -1, 3, 4, nullptr,
                                     x.data(), 4, out.data(), 4));
   EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 0, 4, nullptr,

@@ -115,6 +115,9 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
   Func->walk([&](PoolOp P) {
     F.Pooled = P.getMode() != PoolMode::none;
     F.Pooling = abi::toRuntime(P.getMode());
+    F.Normalize = P.getNormalize() ? 1 : 0;
+    F.OutDim =
+        llvm::cast<mlir::RankedTensorType>(P.getType()).getShape().back();
   });
   // Every block's attention has the same width: heads * head_dim columns.
   Func->walk([&](AttentionOp A) {
@@ -122,8 +125,6 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
     F.HeadDim = Q.getShape().back() / A.getHeads();
     return mlir::WalkResult::interrupt();
   });
-  // No encoder normalises its output yet: the language has no `normalize`.
-  F.Normalize = 0;
   return F;
 }
 

@@ -248,7 +248,8 @@ LogicalResult PoolOp::lowerToRuntime(EncoderLowering &E) {
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
   View X = E.view(Op.getInput());
-  int64_t D = width(Op.getInput());
+  // The result's width: the input's, or its first output_dim columns.
+  int64_t D = width(Op.getResult());
   B.callChecked(ENC_RUNTIME_CALLEE(enc_pool),
                 {B.i32(abi::toRuntime(Op.getMode()), L),
                  B.i32(Op.getNormalize() ? 1 : 0, L), E.Batch, E.SeqLen,

@@ -382,10 +382,11 @@ LogicalResult PoolOp::verify() {
                            << ", not " << R;
     return success();
   }
-  if (rank(R) != 2 || width(R) != width(In))
+  // A narrower result keeps the first columns (output_dim, Matryoshka).
+  if (rank(R) != 2 || width(R) > width(In) || width(R) < 1)
     return emitOpError() << "pooling " << stringifyPoolMode(getMode())
-                         << " gives [batch, " << width(In) << "], not "
-                         << str(shape(R));
+                         << " gives [batch, n] with 1 <= n <= " << width(In)
+                         << ", not " << str(shape(R));
   return success();
 }
 

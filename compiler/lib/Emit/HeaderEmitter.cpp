@@ -182,7 +182,7 @@ void describePrecision(WeightPrecision P, llvm::raw_ostream &OS) {
 void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   std::string N = F.getName().str();
   ModelFacts Facts = modelFacts(F);
-  int64_t D = Facts.DModel, MaxLen = Facts.MaxLen;
+  int64_t D = Facts.DModel, MaxLen = Facts.MaxLen, OutDim = Facts.OutDim;
   int64_t Vocab = Facts.Vocab, TypeVocab = Facts.TypeVocab;
   int64_t Arena = getArenaRowFloats(F).value_or(0);
   PoolMode Mode = PoolMode::none;
@@ -243,8 +243,12 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
        << ", or NULL for type 0;\n";
   OS << " *   lengths [batch] in 0..seq_len, or NULL when every sequence is "
         "full.\n"
-     << " * Output: " << (Pooled ? "[batch, " : "[batch, seq_len, ") << D
+     << " * Output: " << (Pooled ? "[batch, " : "[batch, seq_len, ") << OutDim
      << "] floats" << (Pooled ? "" : ", rows i >= lengths[b] set to 0")
+     << (OutDim < D
+             ? ";\n *   the pooled vector's first " + std::to_string(OutDim) +
+                   " of " + std::to_string(D) + " values (output_dim)"
+             : std::string())
      << (Normalized ? ";\n *   each output vector divided by max(its L2 norm, "
                       "1e-12) (normalize)"
                     : "")
@@ -331,8 +335,8 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N, bool Pooled,
     return;
   case ModelEntry::forward: {
     std::string Size =
-        Pooled ? ("size_t(batch) * " + N + "_D_MODEL").str()
-               : ("size_t(batch) * size_t(seq_len) * " + N + "_D_MODEL").str();
+        Pooled ? ("size_t(batch) * " + N + "_OUT_DIM").str()
+               : ("size_t(batch) * size_t(seq_len) * " + N + "_OUT_DIM").str();
     OS << "  /* Floats forward() writes for a batch of this shape. */\n"
        << "  static size_t output_size(int32_t batch, int32_t seq_len) {\n"
        << "    /* 0 for a bad shape: forward() then reports ENC_ERR_INPUT. */\n"

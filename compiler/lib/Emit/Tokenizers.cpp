@@ -111,7 +111,7 @@ enc::readTokenizers(llvm::ArrayRef<ModelSpec> Specs, llvm::StringRef EncFile,
     }
     T.Bytes = (*Buffer)->getBuffer().str();
     T.MaxLen = Spec.MaxLen;
-    T.Width = Spec.DModel;
+    T.Width = Spec.Pool == Pooling::None ? Spec.DModel : Spec.OutputDim;
     T.Pooled = Spec.Pool != Pooling::None;
     if (check(Spec, T, Where, Diags))
       Out.push_back(std::move(T));
@@ -153,7 +153,7 @@ void enc::emitTokenizerDeclarations(const CompiledTokenizer &T,
      << "    int32_t *token_types, int32_t *lengths, int32_t *seq_len);\n";
   if (T.Pooled)
     OS << "/* Texts to " << N << "_forward's rows: out holds count * " << N
-       << "_D_MODEL floats,\n"
+       << "_OUT_DIM floats,\n"
        << " * row i for texts[i] (lengths_in_bytes may be NULL for "
           "NUL-terminated\n"
        << " * texts). Sorted by length and run in batches of up to 32; no "

@@ -597,15 +597,20 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
             PName + ": " + std::to_string(Modes.size()) +
             " pooling modes are on" +
             (Modes.empty() ? "" : " (" + join(Modes, ", ") + ")") +
-            "; encc pools with exactly one, cls or mean");
+            "; encc pools with exactly one of cls_token, mean_tokens, "
+            "max_tokens and lasttoken");
       } else if (Modes[0] == "pooling_mode_cls_token") {
         ST.Pooling = "cls";
       } else if (Modes[0] == "pooling_mode_mean_tokens") {
         ST.Pooling = "mean";
+      } else if (Modes[0] == "pooling_mode_max_tokens") {
+        ST.Pooling = "max";
+      } else if (Modes[0] == "pooling_mode_lasttoken") {
+        ST.Pooling = "last";
       } else {
         R.Errors.push_back(PName + ": key '" + Modes[0] +
-                           "' is true: encc pools with the cls token or the "
-                           "mean of the tokens only");
+                           "' is true: encc pools with the cls token, the "
+                           "mean, the maximum or the last of the tokens only");
       }
       ST.PoolingSource = (Path->str() + "/config.json: " +
                           (Modes.empty() ? std::string("?") : Modes[0]));
@@ -613,6 +618,23 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
       R.Errors.push_back(Name + ": module '" + Type->str() + "' (" +
                          Path->str() +
                          ") changes the embedding; encc cannot express it");
+    }
+  }
+  // Matryoshka models name the width they were trained to be cut to.
+  SmallString<256> STConfig(Dir);
+  sys::path::append(STConfig, "config_sentence_transformers.json");
+  if (sys::fs::exists(STConfig)) {
+    std::string CName = STConfig.str().str();
+    std::optional<json::Value> CV = readJSON(CName, R.Errors);
+    const json::Object *CO = CV ? CV->getAsObject() : nullptr;
+    const json::Value *TD = CO ? CO->get("truncate_dim") : nullptr;
+    if (TD && TD->kind() != json::Value::Null) {
+      std::optional<int64_t> N = TD->getAsInteger();
+      if (!N || *N < 1)
+        R.Errors.push_back(CName +
+                           ": key 'truncate_dim' is not a positive integer");
+      else
+        ST.TruncateDim = *N;
     }
   }
   return ST;
@@ -652,6 +674,21 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
     I.set("pooling", *Modules->Pooling, Modules->PoolingSource);
   if (Modules && Modules->Normalize)
     I.set("normalize", "true", "modules.json: a Normalize module");
+  // A cut wider than the model is the directory's error, named as such.
+  for (const Setting &S : I.settings())
+    if (int64_t D = 0; Modules && Modules->TruncateDim && S.Key == "d_model" &&
+                       !StringRef(S.Value).getAsInteger(10, D) &&
+                       *Modules->TruncateDim > D)
+      R.Errors.push_back("config_sentence_transformers.json: key "
+                         "'truncate_dim' (" +
+                         std::to_string(*Modules->TruncateDim) +
+                         ") is wider than the model's hidden size (" + S.Value +
+                         ")");
+  if (Modules && Modules->TruncateDim)
+    I.set("output_dim", std::to_string(*Modules->TruncateDim),
+          "config_sentence_transformers.json: truncate_dim" +
+              std::string(Modules->Normalize ? " (renormalised after the cut)"
+                                             : ""));
   I.warnUnusedKeys();
   if (!R.Errors.empty())
     return R;

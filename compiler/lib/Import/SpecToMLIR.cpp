@@ -215,9 +215,10 @@ func::FuncOp Importer::function(ModuleOp Module) {
   }
   Inputs.push_back(LenTy);
   Fields.push_back("lengths");
-  Type Result = Spec.Pool == Pooling::None
-                    ? Type(activation(D))
-                    : Type(RankedTensorType::get({Dyn, D}, B.getF32Type()));
+  Type Result =
+      Spec.Pool == Pooling::None
+          ? Type(activation(D))
+          : Type(RankedTensorType::get({Dyn, Spec.OutputDim}, B.getF32Type()));
 
   B.setInsertionPointToEnd(Module.getBody());
   auto Func = B.create<func::FuncOp>(FuncLoc, Spec.Name,

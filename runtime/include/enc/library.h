@@ -16,7 +16,7 @@ extern "C" {
 
 /* The layout of enc_encoder_info below. A loader reads abi_version (the
  * first field, whatever the version) and refuses a version it does not know. */
-#define ENC_LIBRARY_ABI_VERSION 1
+#define ENC_LIBRARY_ABI_VERSION 2
 
 /* One encoder of the library: what `NAME_*` in its generated header says. */
 typedef struct {
@@ -32,9 +32,10 @@ typedef struct {
   int32_t
       vocab; /* 0: the input is float embeddings [batch, seq_len, d_model] */
   int32_t type_vocab; /* 0: no token types */
-  int32_t
-      pooling; /* enc_pool_mode (enc/kernels/pool.h): 0 none, 1 cls, 2 mean */
+  int32_t pooling; /* enc_pool_mode (enc/kernels/pool.h): 0 none, 1 cls, 2 mean,
+                      3 max, 4 last */
   int32_t normalize; /* 1: each output vector is scaled to unit L2 norm */
+  int32_t out_dim;   /* floats per output row: d_model, or output_dim */
   /* The entry points NAME_load, NAME_forward, NAME_free,
    * NAME_workspace_bytes, NAME_forward_attention. */
   enc_model_load_fn *load;

@@ -603,16 +603,16 @@ func.func @pool_none(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x8xf
 
 // -----
 
-func.func @pool_cls(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{'enc.pool' op pooling cls gives [batch, 8], not [?, 4]}}
-  %0 = enc.pool cls %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x4xf32>
-  return %0 : tensor<?x4xf32>
+func.func @pool_cls(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x9xf32> {
+  // expected-error @+1 {{'enc.pool' op pooling cls gives [batch, n] with 1 <= n <= 8, not [?, 9]}}
+  %0 = enc.pool cls %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x9xf32>
+  return %0 : tensor<?x9xf32>
 }
 
 // -----
 
 func.func @pool_mean(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x?x8xf32> {
-  // expected-error @+1 {{'enc.pool' op pooling mean gives [batch, 8], not [?, ?, 8]}}
+  // expected-error @+1 {{'enc.pool' op pooling mean gives [batch, n] with 1 <= n <= 8, not [?, ?, 8]}}
   %0 = enc.pool mean %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
   return %0 : tensor<?x?x8xf32>
 }
@@ -640,8 +640,8 @@ func.func @unknown_norm(%x: tensor<?x?x8xf32>, %g: tensor<8xf32>) -> tensor<?x?x
 // -----
 
 func.func @unknown_pool(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x8xf32> {
-  // expected-error @+1 {{unknown pool mode 'max'}}
-  %0 = enc.pool max %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
+  // expected-error @+1 {{unknown pool mode 'median'}}
+  %0 = enc.pool median %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
 

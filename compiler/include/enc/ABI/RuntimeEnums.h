@@ -52,6 +52,10 @@ constexpr enc_pool_mode toRuntime(PoolMode M) {
     return ENC_POOL_CLS;
   case PoolMode::mean:
     return ENC_POOL_MEAN;
+  case PoolMode::max:
+    return ENC_POOL_MAX;
+  case PoolMode::last:
+    return ENC_POOL_LAST;
   }
   return ENC_POOL_NONE;
 }
@@ -63,6 +67,10 @@ constexpr PoolMode fromRuntime(enc_pool_mode M) {
     return PoolMode::cls;
   case ENC_POOL_MEAN:
     return PoolMode::mean;
+  case ENC_POOL_MAX:
+    return PoolMode::max;
+  case ENC_POOL_LAST:
+    return PoolMode::last;
   }
   return PoolMode::none;
 }

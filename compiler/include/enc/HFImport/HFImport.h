@@ -33,9 +33,11 @@ struct HFImportResult {
 
 /// The sentence-transformers modules after the Transformer (modules.json).
 struct SentenceTransformersModules {
-  std::optional<std::string> Pooling; ///< "cls" or "mean"
+  std::optional<std::string> Pooling; ///< "cls", "mean", "max" or "last"
   std::string PoolingSource;          ///< the comment beside it
   bool Normalize = false;             ///< a Normalize module
+  /// config_sentence_transformers.json's truncate_dim (Matryoshka).
+  std::optional<int64_t> TruncateDim;
 };
 
 /// Imports `Path` (a directory holding config.json, or a config.json file).

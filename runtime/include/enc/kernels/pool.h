@@ -4,6 +4,11 @@
  *   none: out row b*seq_len + i = x row first_row(b) + i, zero for i >= len[b]
  *   cls:  out row b = x row first_row(b) (zero when len[b] == 0)
  *   mean: out row b = mean of the len[b] valid rows (zero when len[b] == 0)
+ *   max:  out row b = per-column maximum of the valid rows (zero when none)
+ *   last: out row b = x row first_row(b) + len[b] - 1 (zero when len[b] == 0)
+ * Pooled modes read the first d columns of each row: with d below the model's
+ * width (ld_x) the pooled vector is cut to its first d values (Matryoshka),
+ * which commutes with every mode, before it is normalised.
  * With normalize, each output row that is not padding then becomes
  * v / max(||v||_2, 1e-12) (sentence embeddings): zero rows stay zero. */
 #ifndef ENC_KERNELS_POOL_H_
@@ -20,7 +25,9 @@ extern "C" {
 typedef enum {
   ENC_POOL_NONE = 0,
   ENC_POOL_CLS = 1,
-  ENC_POOL_MEAN = 2
+  ENC_POOL_MEAN = 2,
+  ENC_POOL_MAX = 3,
+  ENC_POOL_LAST = 4
 } enc_pool_mode;
 
 /* mode: enc_pool_mode; normalize: 0 or 1.
