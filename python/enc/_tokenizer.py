@@ -169,7 +169,8 @@ class Tokenizer:
     def from_bytes(cls, data: bytes, name: str = "tokenizer.json") -> "Tokenizer":
         """Opens a tokenizer from the bytes of a file; ``name`` (a file name
         such as "tokenizer.json", "spiece.model" or "vocab.txt") says its
-        format by its ending and names it in errors. Raises enc.Error
+        format by its ending and names it in errors; a vocab.txt is
+        lowercased unless its name ends in ".cased.txt". Raises enc.Error
         ("format", naming what is wrong)."""
         lib = _library()
         if not isinstance(data, (bytes, bytearray)):

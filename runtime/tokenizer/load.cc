@@ -1107,6 +1107,9 @@ enc_status LoadBytes(const char* name, const std::string& bytes,
   }
   const std::string n = name;
   if (EndsWith(n, ".model")) return LoadSentencePiece(name, bytes, tok);
+  // In memory no tokenizer_config.json sits beside a vocab.txt: the name
+  // carries do_lower_case (true, transformers' default, unless ".cased.txt").
+  if (EndsWith(n, ".cased.txt")) return LoadVocabTxt(name, bytes, false, tok);
   if (EndsWith(n, ".txt")) return LoadVocabTxt(name, bytes, true, tok);
   return LoadJson(name, bytes, tok);
 }

@@ -8,6 +8,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -16,12 +18,45 @@ using namespace enc;
 
 namespace {
 /// What the runtime would open: tokenizer.json, or a SentencePiece .model.
-bool compilable(llvm::StringRef Name, std::string &Why) {
-  if (Name.ends_with(".txt")) {
-    Why = "a vocab.txt is not compiled in yet (its lowercasing is in "
-          "tokenizer_config.json): name the tokenizer.json";
-    return false;
+/// The name a vocab.txt is compiled in under: in memory no
+/// tokenizer_config.json sits beside it, so its do_lower_case (true unless
+/// the config says false, as in transformers) goes into the name, which
+/// enc_tokenizer_open_memory reads (".cased.txt": not lowercased).
+bool compiledVocabName(llvm::StringRef Path, std::string &Name,
+                       std::string &Why) {
+  llvm::SmallString<256> Config = llvm::sys::path::parent_path(Path);
+  llvm::sys::path::append(Config, "tokenizer_config.json");
+  bool Lower = true;
+  if (llvm::sys::fs::exists(Config)) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Config);
+    if (!Buffer) {
+      Why = "cannot read '" + Config.str().str() +
+            "': " + Buffer.getError().message();
+      return false;
+    }
+    llvm::Expected<llvm::json::Value> V =
+        llvm::json::parse((*Buffer)->getBuffer());
+    if (!V) {
+      Why = "'" + Config.str().str() +
+            "' is not valid JSON: " + llvm::toString(V.takeError());
+      return false;
+    }
+    if (const llvm::json::Object *O = V->getAsObject())
+      if (const llvm::json::Value *L = O->get("do_lower_case")) {
+        std::optional<bool> B = L->getAsBoolean();
+        if (!B) {
+          Why = "'" + Config.str().str() +
+                "': key 'do_lower_case' is not a boolean";
+          return false;
+        }
+        Lower = *B;
+      }
   }
+  const bool CasedName = llvm::StringRef(Name).ends_with(".cased.txt");
+  if (!Lower && !CasedName)
+    Name = Name.substr(0, Name.size() - 4) + ".cased.txt";
+  else if (Lower && CasedName) // a file that happens to be called so
+    Name = Name.substr(0, Name.size() - 4) + "-lowercased.txt";
   return true;
 }
 
@@ -98,7 +133,8 @@ enc::readTokenizers(llvm::ArrayRef<ModelSpec> Specs, llvm::StringRef EncFile,
     T.Written = Spec.Tokenizer;
     T.Name = llvm::sys::path::filename(Path).str();
     std::string Why;
-    if (!compilable(T.Name, Why)) {
+    if (llvm::StringRef(T.Name).ends_with(".txt") &&
+        !compiledVocabName(Path, T.Name, Why)) {
       Diags.error(Where, Why);
       continue;
     }

@@ -113,7 +113,9 @@ int32_t enc_tokenizer_truncation_length(const enc_tokenizer *tok);
 
 /* Opens a tokenizer from `size` bytes in memory; `name` is what errors
  * call it and, by its ending, says the format as a path would (".model",
- * ".txt", else tokenizer.json). */
+ * ".txt", else tokenizer.json). A vocab.txt in memory has no
+ * tokenizer_config.json beside it: it is lowercased (do_lower_case true)
+ * unless its name ends in ".cased.txt". */
 enc_status enc_tokenizer_open_memory(const char *data, size_t size,
                                      const char *name, enc_tokenizer **out);
 
