@@ -138,6 +138,7 @@ private:
   void noteSetting(SettingId Id);
   void checkRules(SettingId Id, bool InRange);
   void checkChoiceRules(SettingId Id, const Choice &C, const ModelSpec &Spec);
+  void checkHead(HeadKind Head, const ModelSpec &Spec);
   /// The settings a checkpoint layout's family has (its names exist only
   /// for them): each contradiction is an error naming both.
   void checkCheckpoint(CheckpointLayout Layout);

@@ -236,6 +236,7 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
       }
     }
     return;
+  case SettingId::head: // checkHead, with its arguments
   case SettingId::d_model:
   case SettingId::d_ff:
   case SettingId::blocks:
@@ -312,6 +313,10 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
     checkCheckpoint(static_cast<CheckpointLayout>(C.Value));
     return;
   }
+  if (Id == SettingId::head) {
+    checkHead(static_cast<HeadKind>(C.Value), Spec);
+    return;
+  }
   if (Id != SettingId::positional)
     return;
   SourceRange R = rangeOfKey(Id);
@@ -355,6 +360,40 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
   case PositionalKind::Sinusoidal:
   case PositionalKind::Learned:
   case PositionalKind::Alibi:
+    return;
+  }
+}
+
+void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
+  SourceRange R = rangeOfKey(SettingId::head);
+  switch (Head) {
+  case HeadKind::None:
+    return;
+  case HeadKind::Classifier:
+    if (Spec.HeadLabels < 1 || Spec.HeadLabels > MaxHeadLabels) {
+      error(R, "classifier labels (" + str(Spec.HeadLabels) +
+                   ") must be between 1 and " + str(MaxHeadLabels));
+      return;
+    }
+    if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
+        P && static_cast<Pooling>(*P) == Pooling::None) {
+      error(R, "a classifier reads the pooled vector, but pooling is none "
+               "(BERT, RoBERTa, DistilBERT and ELECTRA classify the first "
+               "token: pooling = cls)");
+      noteSetting(SettingId::pooling);
+    } else if (auto N = Values[indexOf(SettingId::normalize)];
+               N.St == State::Done && N.Value.B) {
+      error(R, "a classifier's output is logits, which normalize would "
+               "rescale: drop normalize");
+      noteSetting(SettingId::normalize);
+    } else if (auto O = intOf(SettingId::output_dim),
+               D = intOf(SettingId::d_model);
+               O && D && *O != *D) {
+      error(R, "a classifier reads the whole pooled vector, but output_dim "
+               "(" +
+                   str(*O) + ") cuts it");
+      noteSetting(SettingId::output_dim);
+    }
     return;
   }
 }

@@ -65,13 +65,14 @@ class EncoderInfo(ctypes.Structure):
                 ("blocks", ctypes.c_int32), ("max_len", ctypes.c_int32),
                 ("vocab", ctypes.c_int32), ("type_vocab", ctypes.c_int32),
                 ("pooling", ctypes.c_int32), ("normalize", ctypes.c_int32),
-                ("out_dim", ctypes.c_int32),
+                ("out_dim", ctypes.c_int32), ("head", ctypes.c_int32),
                 ("load", LOAD_FN), ("forward", FORWARD_FN),
                 ("free", FREE_FN), ("workspace_bytes", WORKSPACE_BYTES_FN),
                 ("forward_attention", FORWARD_ATTENTION_FN)]
 
 
 POOLINGS = ("none", "cls", "mean", "max", "last")  # enc_pool_mode
+HEADS = ("none", "classifier")  # enc_head_kind
 
 
 class Library:

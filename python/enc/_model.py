@@ -1,12 +1,12 @@
 """enc.Model: one encoder of a library, loaded with its weights."""
 import ctypes
 import os
-from typing import Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._library import POOLINGS, EncInput, Error, Library, open_library
+from ._library import HEADS, POOLINGS, EncInput, Error, Library, open_library
 
 __all__ = ["Model", "load"]
 
@@ -63,8 +63,10 @@ class Model:
     ``max_len`` (the longest sequence), ``vocab`` (0: the input is float
     embeddings), ``type_vocab`` (0: no token types), ``pooling``
     (``"none"``, ``"cls"``, ``"mean"``, ``"max"`` or ``"last"``),
-    ``normalize`` and ``out_dim`` (floats per output row: ``d_model``, or
-    the ``output_dim`` the pooled vector is cut to).
+    ``normalize``, ``out_dim`` (floats per output row: ``d_model``, the
+    ``output_dim`` the pooled vector is cut to, or a classifier's labels)
+    and ``head`` (``"none"`` or ``"classifier"``: see :meth:`predict` and
+    :meth:`rerank`).
 
     :meth:`forward` may run from several Python threads at once on one model
     (it releases the GIL); :meth:`close` must not overlap it. A model is
@@ -83,6 +85,7 @@ class Model:
     pooling: str
     normalize: bool
     out_dim: int
+    head: str
 
     def __init__(self, library: Library, encoder: str,
                  weights: Union[str, "os.PathLike[str]"]) -> None:
@@ -94,6 +97,7 @@ class Model:
             setattr(self, fact, int(getattr(info, fact)))
         self.pooling = POOLINGS[info.pooling] if 0 <= info.pooling < len(POOLINGS) else "?"
         self.normalize = bool(info.normalize)
+        self.head = HEADS[info.head] if 0 <= info.head < len(HEADS) else "?"
         # Calls go straight through these (the GIL is released during each).
         self._forward_fn = info.forward
         self._forward_attention_fn = info.forward_attention
@@ -214,24 +218,71 @@ class Model:
         if self.vocab <= 0:
             raise _bad("encode needs a model of token ids; %s reads embeddings"
                        % self.name)
-        if tokenizer is None:
-            tokenizer = self.tokenizer
         single = isinstance(sentences, str)
         texts = [sentences] if single else list(sentences)
+        out = self._run_texts(texts, tokenizer, batch_size, "sentence")
+        if normalize_embeddings:
+            norms = np.linalg.norm(out, axis=1, keepdims=True)
+            out /= np.maximum(norms, np.float32(1e-12))
+        return out[0] if single else out
+
+    def predict(self, pairs: Sequence[Union[str, Tuple[str, str]]],
+                tokenizer=None, batch_size: int = 32) -> np.ndarray:
+        """What a classifier head (``head = classifier(...)``,
+        docs/language.md#heads) gives for each ``(text, text_pair)`` (a
+        cross-encoder's query and passage) or single text, as
+        sentence-transformers' ``CrossEncoder.predict`` runs them: encoded
+        together with the tokenizer's pair template, batched by length.
+        Returns float32 ``[n, labels]``, or ``[n]`` when the head has one
+        label: the logits, or the scores its ``scores`` setting asks for."""
+        if self.head != "classifier":
+            raise _bad("predict needs a classifier head; %s has none (its "
+                       ".enc sets no head = classifier(...))" % self.name)
+        out = self._run_texts(list(pairs), tokenizer, batch_size, "pair")
+        return out[:, 0] if self.out_dim == 1 else out
+
+    def rerank(self, query: str, documents: Sequence[str],
+               top_k: Optional[int] = None, tokenizer=None,
+               batch_size: int = 32) -> List[Tuple[int, float]]:
+        """The documents ordered by the one-label classifier's score of
+        (query, document), highest first, as text-embeddings-inference's
+        /rerank orders them: ``[(index, score), ...]``, the first ``top_k``
+        (all when None); equal scores keep the documents' order."""
+        if self.head != "classifier" or self.out_dim != 1:
+            raise _bad("rerank needs a classifier head with one label (a "
+                       "cross-encoder); %s has %s" % (
+                           self.name, "none" if self.head != "classifier"
+                           else "%d labels" % self.out_dim))
+        scores = self.predict([(query, d) for d in documents], tokenizer,
+                              batch_size)
+        order = sorted(range(len(documents)), key=lambda i: -float(scores[i]))
+        if top_k is not None:
+            order = order[:max(0, int(top_k))]
+        return [(i, float(scores[i])) for i in order]
+
+    def _run_texts(self, inputs: list, tokenizer, batch_size: int,
+                   what: str) -> np.ndarray:
+        """Encodes `inputs` (texts or pairs) and runs them in batches of
+        similar length: [n, out_dim] in the order given."""
+        if self.vocab <= 0:
+            raise _bad("%s reads embeddings, not token ids: use forward"
+                       % self.name)
+        if tokenizer is None:
+            tokenizer = self.tokenizer
         if int(batch_size) < 1:
             raise _bad("batch_size is %r; it must be at least 1" % (batch_size,))
-        encodings = tokenizer.encode_batch(texts)
+        encodings = tokenizer.encode_batch(inputs)
         # The tokens each text has, without the padding a tokenizer file may
         # ask for (right padding: the attention mask's ones come first).
         valid = [sum(e.attention_mask) for e in encodings]
         for i, n in enumerate(valid):
             if n > self.max_len:
-                raise _bad("sentence %d has %d tokens, more than max_len %d "
+                raise _bad("%s %d has %d tokens, more than max_len %d "
                            "(tokenizer.enable_truncation(%d) cuts it)"
-                           % (i, n, self.max_len, self.max_len))
-        out = np.empty((len(texts), self.out_dim), _F32)
+                           % (what, i, n, self.max_len, self.max_len))
+        out = np.empty((len(inputs), self.out_dim), _F32)
         # Longest first, so that each batch pads little.
-        order = sorted(range(len(texts)), key=lambda i: -valid[i])
+        order = sorted(range(len(inputs)), key=lambda i: -valid[i])
         for start in range(0, len(order), int(batch_size)):
             rows = order[start:start + int(batch_size)]
             seq = max(1, max(valid[i] for i in rows))
@@ -246,10 +297,7 @@ class Model:
             y = self.forward(ids, lengths=lengths,
                              token_types=types if self.type_vocab > 0 else None)
             out[rows] = y
-        if normalize_embeddings:
-            norms = np.linalg.norm(out, axis=1, keepdims=True)
-            out /= np.maximum(norms, np.float32(1e-12))
-        return out[0] if single else out
+        return out
 
     @property
     def tokenizer(self):

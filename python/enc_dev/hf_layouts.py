@@ -67,6 +67,8 @@ def _bert(spec, w, p, gamma_beta, extra):
         out[p + "embeddings.token_type_embeddings.weight"] = w["embed.types"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, gamma_beta)
     _blocks(spec, w, out, p + "encoder.layer.%d.", _BERT_BLOCK, gamma_beta)
+    if "head.out.weight" in w:
+        return out
     if extra:
         d = spec["d_model"]
         out[p + "pooler.dense.weight"] = np.zeros((d, d))
@@ -80,6 +82,8 @@ def _distilbert(spec, w, p, extra):
     out[p + "embeddings.position_embeddings.weight"] = w["embed.positions"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, False)
     _blocks(spec, w, out, p + "transformer.layer.%d.", _DISTILBERT_BLOCK, False)
+    if "head.out.weight" in w:
+        return out
     if extra:
         d = spec["d_model"]
         out["vocab_transform.weight"] = np.zeros((d, d))
@@ -141,6 +145,25 @@ def _modernbert(spec, w, p, extra):
     return out
 
 
+# A classifier head's tensors as ...ForSequenceClassification names them:
+# (dense, output) module names; the encoder sits under the family prefix, the
+# head beside it (BERT's pooler inside the encoder, under the prefix).
+_HEADS = {"bert": ("{p}pooler.dense", "classifier"),
+          "roberta": ("classifier.dense", "classifier.out_proj"),
+          "electra": ("classifier.dense", "classifier.out_proj"),
+          "distilbert": ("pre_classifier", "classifier")}
+
+
+def _head(layout, spec, w, p, out):
+    if spec["head"]["scheme"] != "classifier":
+        return out
+    dense, output = _HEADS[layout]
+    if "head.dense.weight" in w:
+        _lin(dense.format(p=p), "head.dense", w, out)
+    _lin(output, "head.out", w, out)
+    return out
+
+
 def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
     """The canonical `weights` of `spec` under the `layout`'s HF names."""
     spec = ref.normalize_spec(spec)
@@ -148,9 +171,11 @@ def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
     if missing:
         raise KeyError("weights lack %s" % ", ".join(missing[:4]))
     if layout in ("bert", "roberta", "electra"):  # ElectraModel: BERT's names
-        return _bert(spec, weights, prefix, gamma_beta, extra)
+        return _head(layout, spec, weights, prefix,
+                     _bert(spec, weights, prefix, gamma_beta, extra))
     if layout == "distilbert":
-        return _distilbert(spec, weights, prefix, extra)
+        return _head(layout, spec, weights, prefix,
+                     _distilbert(spec, weights, prefix, extra))
     if layout == "t5":
         if prefix:
             raise ValueError("t5 checkpoints have no family prefix")

@@ -43,7 +43,8 @@ _DEFAULTS = {"d_ff": None, "blocks": 6, "max_len": 512, "vocab": 0, "type_vocab"
              "pooling": "none", "head_dim": None, "attention_scale": None,
              "ffn": "dense", "position_offset": 0, "window": 0, "global_every": 0,
              "norm_bias": True, "first_attn_norm": True, "normalize": False,
-             "precision": "fp32", "checkpoint": "enc", "output_dim": None}
+             "precision": "fp32", "checkpoint": "enc", "output_dim": None,
+             "head": "none"}
 
 
 def normalize_spec(spec):
@@ -58,6 +59,14 @@ def normalize_spec(spec):
         s["final_norm"] = s["norm"] == "pre"
     if s["output_dim"] is None:
         s["output_dim"] = s["d_model"]
+    head = s["head"]
+    head = dict({"scheme": head} if isinstance(head, str) else head)
+    if head["scheme"] == "classifier":
+        head.setdefault("labels", 2)
+        head.setdefault("dense", True)
+        head.setdefault("activation", "tanh")
+        head.setdefault("scores", "none")
+    s["head"] = head
     if s["head_dim"] is None:
         if s["d_model"] % s["heads"]:
             raise ValueError("d_model %d not divisible by heads %d" % (s["d_model"], s["heads"]))
@@ -154,6 +163,12 @@ def weight_shapes(spec):
     if s["final_norm"]:
         for n in _norm_names("final_norm", s):
             out[n] = (d,)
+    if s["head"]["scheme"] == "classifier":
+        if s["head"]["dense"]:
+            out["head.dense.weight"] = (d, d)
+            out["head.dense.bias"] = (d,)
+        out["head.out.weight"] = (s["head"]["labels"], d)
+        out["head.out.bias"] = (s["head"]["labels"],)
     return out
 
 
@@ -333,6 +348,8 @@ def activation(x, kind):
         return x / (1.0 + np.exp(-x))
     if kind == "quick_gelu":
         return x / (1.0 + np.exp(-1.702 * x))
+    if kind == "tanh":
+        return np.tanh(x)
     raise ValueError("unknown activation %r" % kind)
 
 
@@ -506,7 +523,9 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
         x = norm(x, w, "final_norm", spec)
     valid = np.arange(S)[None, :] < lengths[:, None]             # [B,S]
     out = pool(x, valid, lengths, spec["pooling"])
-    if spec["pooling"] != "none":
+    if spec["head"]["scheme"] == "classifier":
+        out = classifier(out, w, spec["head"])
+    elif spec["pooling"] != "none":
         out = out[:, :spec["output_dim"]]  # Matryoshka: the first values
     if spec["normalize"]:
         out = l2_normalize(out)
@@ -516,6 +535,19 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
     if return_probs:
         result += (np.stack(probs),)
     return result[0] if len(result) == 1 else result
+
+
+def classifier(p, w, head):
+    """docs/language.md#heads: [B, d] pooled vectors -> [B, labels]."""
+    if head["dense"]:
+        p = activation(p @ w["head.dense.weight"].T + w["head.dense.bias"], head["activation"])
+    logits = p @ w["head.out.weight"].T + w["head.out.bias"]
+    if head["scores"] == "sigmoid":
+        return 1.0 / (1.0 + np.exp(-logits))
+    if head["scores"] == "softmax":
+        e = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+    return logits
 
 
 def l2_normalize(v):

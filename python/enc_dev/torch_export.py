@@ -281,7 +281,8 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         return lin(o, p + "attn.o")
 
     act = {"relu": F.relu, "gelu": F.gelu, "silu": F.silu,
-           "gelu_tanh": lambda t: F.gelu(t, approximate="tanh")}[s["activation"]]
+           "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"), "tanh": torch.tanh,
+           "quick_gelu": lambda t: t * torch.sigmoid(1.702 * t)}[s["activation"]]
 
     def ff(t, p):
         if s["ffn"] == "gated":
@@ -313,7 +314,25 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
     elif s["pooling"] == "last":
         # sentence-transformers' lasttoken on right padding: row len - 1.
         x = x[torch.arange(x.shape[0]), (L - 1).clamp(min=0)] * (L > 0)[:, None]
-    if s["pooling"] != "none":
+    head = s["head"]
+    if head["scheme"] == "classifier":
+        # The heads as transformers writes them (torch.nn modules of the same
+        # weights): BertPooler's tanh(dense) then the classifier Linear;
+        # RobertaClassificationHead / ElectraClassificationHead's dense, act,
+        # out_proj; DistilBERT's pre_classifier, ReLU, classifier.
+        if head["dense"]:
+            dense = torch.nn.Linear(d, d).double()
+            dense.weight.data, dense.bias.data = W["head.dense.weight"], W["head.dense.bias"]
+            x = {"tanh": torch.nn.Tanh(), "relu": torch.nn.ReLU(),
+                 "gelu": torch.nn.GELU()}[head["activation"]](dense(x))
+        out = torch.nn.Linear(d, head["labels"]).double()
+        out.weight.data, out.bias.data = W["head.out.weight"], W["head.out.bias"]
+        x = out(x).detach()
+        if head["scores"] == "sigmoid":
+            x = torch.sigmoid(x)
+        elif head["scores"] == "softmax":
+            x = torch.softmax(x, dim=-1)
+    elif s["pooling"] != "none":
         x = x[:, :s["output_dim"]]
     if s["normalize"]:
         x = F.normalize(x, p=2.0, dim=-1, eps=1e-12)

@@ -210,6 +210,8 @@ HWY_INLINE V Activation(D d, V v) {
     // x * sigmoid(1.702 x), as Silu computes it (CLIP's quick_gelu).
     const V e = HWY_NAMESPACE::Exp(d, hn::Mul(hn::Set(d, -1.702f), v));
     return hn::Div(v, hn::Add(hn::Set(d, 1.0f), e));
+  } else if constexpr (kAct == ENC_ACT_TANH) {
+    return HWY_NAMESPACE::Tanh(d, v);
   } else {
     static_assert(kAct == ENC_ACT_NONE, "an activation without a body");
     return v;

@@ -37,6 +37,7 @@ int main(void) {
   FIELD(enc_encoder_info, pooling);
   FIELD(enc_encoder_info, normalize);
   FIELD(enc_encoder_info, out_dim);
+  FIELD(enc_encoder_info, head);
   FIELD(enc_encoder_info, load);
   FIELD(enc_encoder_info, forward);
   FIELD(enc_encoder_info, free);
@@ -51,7 +52,11 @@ int main(void) {
       ENC_ERR_NOMEM);
   printf(
       " \"enc_pool_mode\": {\"ENC_POOL_NONE\": %d, \"ENC_POOL_CLS\": %d, "
-      "\"ENC_POOL_MEAN\": %d, \"ENC_POOL_MAX\": %d, \"ENC_POOL_LAST\": %d}}\n",
+      "\"ENC_POOL_MEAN\": %d, \"ENC_POOL_MAX\": %d, \"ENC_POOL_LAST\": %d},\n",
       ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN, ENC_POOL_MAX, ENC_POOL_LAST);
+  printf(
+      " \"enc_head_kind\": {\"ENC_HEAD_NONE\": %d, \"ENC_HEAD_CLASSIFIER\": "
+      "%d}}\n",
+      ENC_HEAD_NONE, ENC_HEAD_CLASSIFIER);
   return 0;
 }

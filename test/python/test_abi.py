@@ -54,6 +54,9 @@ def main():
     pools = {"ENC_POOL_" + p.upper(): i for i, p in enumerate(lib.POOLINGS)}
     check(pools == c["enc_pool_mode"],
           "POOLINGS %s == enc_pool_mode %s" % (sorted(pools.items()), sorted(c["enc_pool_mode"].items())))
+    heads = {"ENC_HEAD_" + h.upper(): i for i, h in enumerate(lib.HEADS)}
+    check(heads == c["enc_head_kind"],
+          "HEADS %s == enc_head_kind %s" % (sorted(heads.items()), sorted(c["enc_head_kind"].items())))
     print("%d failed" % len(failures))
     return 1 if failures else 0
 

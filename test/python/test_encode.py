@@ -9,7 +9,11 @@ encode) with an enc.Tokenizer, on a small encoder of BERT's vocabulary:
   one vector;
 - a text past max_len, a model that does not pool and a bad batch_size are
   enc.Error("input") naming what is wrong; truncation in the tokenizer
-  makes the long text fit.
+  makes the long text fit;
+- predict on (query, passage) pairs with a classifier head gives, row for
+  row, what forward gives each pair alone ([n] for one label, [n, 3] for
+  three); rerank orders the passages by that score, highest first, and
+  top_k keeps the first; both refuse a model whose head cannot serve them.
 
 usage: test_encode.py TOKENIZER_INPUTS WORKDIR  (environment as in
 test/e2e/encc_case.py, PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY)
@@ -33,6 +37,10 @@ encoder tiny_mean {
   activation = gelu; eps = 1e-12; pooling = mean;
 }
 encoder tiny_none : tiny_mean { pooling = none; }
+encoder tiny_cross : tiny_mean {
+  pooling = cls; head = classifier(labels = 1, scores = sigmoid);
+}
+encoder tiny_nli : tiny_cross { head = classifier(labels = 3); }
 """
 
 failures = []
@@ -99,8 +107,46 @@ def main():
           "a model that does not pool: %s" % err)
     err = input_error(lambda: m.encode(texts, tok, batch_size=0))
     check(err is not None and "batch_size" in str(err), "batch_size 0: %s" % err)
+    heads(inputs, work, enc_path, lib, tok)
     print("%d failed" % len(failures))
     return 1 if failures else 0
+
+
+def heads(inputs, work, enc_path, lib, tok):
+    query = "what is a naïve café"
+    docs = ["doc %d: %s" % (i, " ".join(["café"] * (i % 5) + ["tea"] * (i % 3)))
+            for i in range(12)]
+    pairs = [(query, d) for d in docs]
+    for name, labels in (("tiny_cross", 1), ("tiny_nli", 3)):
+        spec = ec.spec_of(enc_path, name)
+        ec.reference.make_case(spec, 4, 1, 4, outdir=os.path.join(work, name))
+        m = enc.load(lib, os.path.join(work, name, "weights.safetensors"), name)
+        got = m.predict(pairs, tok, batch_size=5)
+        alone = np.stack([
+            m.forward(np.array([e.ids]), token_types=np.array([e.type_ids]))[0]
+            for e in (tok.encode(q, d) for q, d in pairs)])
+        want = alone[:, 0] if labels == 1 else alone
+        diff = float(np.abs(got - want).max())
+        check(m.head == "classifier" and m.out_dim == labels and got.shape == want.shape
+              and diff <= 1e-5, "%s predict: shape %s == forward of each pair alone "
+              "(max |diff| %.2e)" % (name, got.shape, diff))
+        if labels == 1:
+            check(bool(np.all((got > 0) & (got < 1))), "sigmoid scores in (0, 1)")
+            ranked = m.rerank(query, docs, tokenizer=tok)
+            order = sorted(range(len(docs)), key=lambda i: -float(want[i]))
+            check([i for i, _ in ranked] == order and
+                  all(abs(s - float(want[i])) <= 1e-5 for i, s in ranked),
+                  "rerank: highest score first, %s" % [i for i, _ in ranked][:5])
+            check(m.rerank(query, docs, top_k=3, tokenizer=tok) == ranked[:3],
+                  "rerank top_k=3 keeps the first three")
+        else:
+            err = input_error(lambda: m.rerank(query, docs, tokenizer=tok))
+            check(err is not None and "3 labels" in str(err),
+                  "rerank of a 3-label head: %s" % err)
+    plain = enc.load(lib, os.path.join(work, "case", "weights.safetensors"), "tiny_mean")
+    err = input_error(lambda: plain.predict(pairs, tok))
+    check(err is not None and "classifier head" in str(err),
+          "predict without a head: %s" % err)
 
 
 if __name__ == "__main__":

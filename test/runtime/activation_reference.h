@@ -25,6 +25,8 @@ inline double RefAct(double v, enc_activation act) {
       return v / (1 + std::exp(-v));
     case ENC_ACT_QUICK_GELU:
       return v / (1 + std::exp(-1.702 * v));
+    case ENC_ACT_TANH:
+      return std::tanh(v);
   }
   return NAN;
 }

@@ -119,6 +119,14 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
     F.OutDim =
         llvm::cast<mlir::RankedTensorType>(P.getType()).getShape().back();
   });
+  Func->walk([&](ClassifierOp C) {
+    F.Pooled = 1;
+    F.Head = ENC_HEAD_CLASSIFIER;
+    F.Pooling = abi::toRuntime(C.getMode());
+    F.Normalize = 0;
+    F.OutDim =
+        llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
+  });
   // Every block's attention has the same width: heads * head_dim columns.
   Func->walk([&](AttentionOp A) {
     auto Q = llvm::cast<mlir::RankedTensorType>(A.getQ().getType());

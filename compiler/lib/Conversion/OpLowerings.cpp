@@ -260,10 +260,32 @@ LogicalResult PoolOp::lowerToRuntime(EncoderLowering &E) {
   return success();
 }
 
+/// The encoder's output when it classifies: one runtime call, into `out`.
+LogicalResult ClassifierOp::lowerToRuntime(EncoderLowering &E) {
+  ClassifierOp Op = *this;
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View X = E.view(Op.getInput());
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_classifier),
+                {B.i32(abi::toRuntime(Op.getMode()), L), E.Batch, E.SeqLen,
+                 B.i64(width(Op.getInput()), L), E.view(Op.getLengths()).Ptr,
+                 X.Ptr, B.i64(X.Ld, L), E.ptrOrNull(Op.getDenseWeight(), L),
+                 E.ptrOrNull(Op.getDenseBias(), L),
+                 B.i32(abi::toRuntime(Op.getActivation()), L),
+                 E.view(Op.getWeight()).Ptr, E.view(Op.getBias()).Ptr,
+                 B.i32(abi::toRuntime(Op.getScores()), L), E.Out,
+                 B.i64(width(Op.getResult()), L)},
+                L);
+  E.Views[Op.getResult()] = {E.Out, width(Op.getResult())};
+  return success();
+}
+
 namespace {
 LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
-  if (Op.getNumOperands() != 1 || !Op.getOperand(0).getDefiningOp<PoolOp>())
-    return Op.emitError("an encoder must return the result of enc.pool");
+  if (Op.getNumOperands() != 1 ||
+      !isa_and_nonnull<PoolOp, ClassifierOp>(Op.getOperand(0).getDefiningOp()))
+    return Op.emitError(
+        "an encoder must return the result of enc.pool or enc.classifier");
   E.B.create<LLVM::ReturnOp>(Op.getLoc(), E.B.i32(ENC_OK, Op.getLoc()));
   return success();
 }

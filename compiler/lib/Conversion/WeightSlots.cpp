@@ -26,6 +26,10 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
     return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_VECTOR;
   if (isa<NormOp>(User))
     return ENC_SLOT_VECTOR;
+  if (auto C = dyn_cast<ClassifierOp>(User))
+    return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight()
+               ? ENC_SLOT_PACKED_MATRIX
+               : ENC_SLOT_VECTOR;
   if (isa<ConcatWeightsOp>(User))
     return std::nullopt;
   return ENC_SLOT_TABLE; // embeddings, positions, attention tables

@@ -390,6 +390,35 @@ LogicalResult PoolOp::verify() {
   return success();
 }
 
+LogicalResult ClassifierOp::verify() {
+  Type In = getInput().getType();
+  if (failed(verifyActivation(*this, In, "input")))
+    return failure();
+  if (getMode() == PoolMode::none)
+    return emitOpError() << "classifies a pooled vector: pooling none has none";
+  const int64_t D = width(In);
+  if (getDenseWeight()) {
+    auto W = cast<RankedTensorType>(getDenseWeight().getType());
+    if (W.getRank() != 2 || W.getShape()[0] != D || W.getShape()[1] != D)
+      return emitOpError() << "dense weight is " << str(W.getShape())
+                           << ", not [" << D << ", " << D << "]";
+    if (failed(verifyVector(*this, getDenseBias().getType(), D, "dense bias")))
+      return failure();
+  }
+  auto W = cast<RankedTensorType>(getWeight().getType());
+  if (W.getRank() != 2 || W.getShape()[1] != D || W.getShape()[0] < 1)
+    return emitOpError() << "output weight is " << str(W.getShape())
+                         << ", not [labels, " << D << "]";
+  const int64_t Labels = W.getShape()[0];
+  if (failed(verifyVector(*this, getBias().getType(), Labels, "output bias")))
+    return failure();
+  Type R = getType();
+  if (rank(R) != 2 || width(R) != Labels)
+    return emitOpError() << "gives [batch, " << Labels << "], not "
+                         << str(shape(R));
+  return success();
+}
+
 LogicalResult ActivationOp::verify() {
   return verifyActivation(*this, getType(), "input");
 }

@@ -105,6 +105,8 @@ void describeAttention(func::FuncOp F, llvm::raw_ostream &OS) {
 /// precision setting applies to.
 bool isLinearWeight(WeightOp W) {
   auto IsMatrixOf = [](OpOperand &Use) {
+    if (auto C = dyn_cast<ClassifierOp>(Use.getOwner()))
+      return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight();
     auto L = dyn_cast<LinearOp>(Use.getOwner());
     return L && Use.get() == L.getWeight();
   };
@@ -191,6 +193,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     Mode = P.getMode();
     Normalized = P.getNormalize();
   });
+  ClassifierOp Classifier;
+  F.walk([&](ClassifierOp C) {
+    Mode = C.getMode();
+    Classifier = C;
+  });
   bool Gated = false;
   // Unfused (-O0) a gated FFN is a product; fused, one gated_linear.
   F.walk([&](Operation *Op) { Gated |= isa<MulOp, GatedLinearOp>(Op); });
@@ -245,7 +252,15 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
         "full.\n"
      << " * Output: " << (Pooled ? "[batch, " : "[batch, seq_len, ") << OutDim
      << "] floats" << (Pooled ? "" : ", rows i >= lengths[b] set to 0")
-     << (OutDim < D
+     << (Classifier
+             ? std::string(";\n *   a classifier's ") +
+                   (Classifier.getScores() == ScoresKind::none
+                        ? std::string("logits")
+                        : stringifyScoresKind(Classifier.getScores()).str() +
+                              " scores") +
+                   ", one per label (docs/language.md#heads)"
+             : std::string())
+     << (OutDim < D && !Classifier
              ? ";\n *   the pooled vector's first " + std::to_string(OutDim) +
                    " of " + std::to_string(D) + " values (output_dim)"
              : std::string())

@@ -178,6 +178,7 @@ private:
   void configKey(const enc::FamilyConfigKey &K);
   void need(const enc::FamilyNeed &N);
   void quirks(enc::CheckpointLayout Layout);
+  void classifier(enc::CheckpointLayout Layout);
 
   void bertTypesAndPositions(bool Roberta);
   void distilbert();
@@ -350,6 +351,48 @@ void Importer::quirks(enc::CheckpointLayout Layout) {
   }
 }
 
+/// A ...ForSequenceClassification checkpoint (`architectures`): the
+/// family's head (docs/language.md#heads) over its first token, with as
+/// many labels as id2label names (transformers' num_labels; 2 without it).
+void Importer::classifier(enc::CheckpointLayout Layout) {
+  const json::Array *Archs = Config.getArray("architectures");
+  std::string Arch;
+  for (const json::Value &A : Archs ? *Archs : json::Array())
+    if (std::optional<StringRef> S = A.getAsString();
+        S && S->ends_with("ForSequenceClassification"))
+      Arch = S->str();
+  if (Arch.empty())
+    return;
+  const char *Act = nullptr;
+  switch (Layout) {
+  case enc::CheckpointLayout::Bert:    // BertPooler: tanh
+  case enc::CheckpointLayout::Roberta: // RobertaClassificationHead: tanh
+    Act = "tanh";
+    break;
+  case enc::CheckpointLayout::Electra: // ElectraClassificationHead: gelu
+    Act = "gelu";
+    break;
+  case enc::CheckpointLayout::DistilBert: // pre_classifier, ReLU
+    Act = "relu";
+    break;
+  case enc::CheckpointLayout::Enc:
+  case enc::CheckpointLayout::T5:
+  case enc::CheckpointLayout::ModernBert:
+    error("key 'architectures' is [\"" + Arch +
+          "\"]: encc has no classifier head for this family yet");
+    return;
+  }
+  int64_t Labels = 2;
+  if (const json::Object *Id2Label = Config.getObject("id2label"))
+    Labels = static_cast<int64_t>(Id2Label->size());
+  if (std::optional<int64_t> N = Config.getInteger("num_labels"))
+    Labels = *N;
+  set("pooling", "cls", Arch + " classifies the first token");
+  set("head",
+      "classifier(labels = " + Twine(Labels) + ", activation = " + Act + ")",
+      "architectures: " + Arch + ", id2label");
+}
+
 void Importer::bertTypesAndPositions(bool Roberta) {
   if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
     set("type_vocab", Twine(*T), "type_vocab_size");
@@ -506,6 +549,7 @@ void Importer::run(StringRef ModelType) {
     if (K.Layout == *Layout)
       configKey(K);
   quirks(*Layout);
+  classifier(*Layout);
   for (const enc::FamilyNeed &N : enc::familyNeeds())
     if (N.Layout == *Layout)
       need(N);

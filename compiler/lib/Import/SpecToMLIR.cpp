@@ -215,10 +215,11 @@ func::FuncOp Importer::function(ModuleOp Module) {
   }
   Inputs.push_back(LenTy);
   Fields.push_back("lengths");
-  Type Result =
-      Spec.Pool == Pooling::None
-          ? Type(activation(D))
-          : Type(RankedTensorType::get({Dyn, Spec.OutputDim}, B.getF32Type()));
+  const int64_t Width =
+      Spec.Head == HeadKind::Classifier ? Spec.HeadLabels : Spec.OutputDim;
+  Type Result = Spec.Pool == Pooling::None
+                    ? Type(activation(D))
+                    : Type(RankedTensorType::get({Dyn, Width}, B.getF32Type()));
 
   B.setInsertionPointToEnd(Module.getBody());
   auto Func = B.create<func::FuncOp>(FuncLoc, Spec.Name,
@@ -362,10 +363,33 @@ func::FuncOp Importer::build(ModuleOp Module) {
   if (Spec.FinalNorm)
     X = norm(X, "final_norm", loc("final_norm"));
 
-  Value Out = B.create<PoolOp>(
-      loc(Spec.Normalize ? "normalize" : "pooling"), Func.getResultTypes()[0],
-      PoolModeAttr::get(&Ctx, toDialect<PoolMode>(Spec.Pool)), X, Lengths,
-      Spec.Normalize ? B.getUnitAttr() : UnitAttr());
+  auto Mode = PoolModeAttr::get(&Ctx, toDialect<PoolMode>(Spec.Pool));
+  Value Out;
+  switch (Spec.Head) {
+  case HeadKind::None:
+    Out = B.create<PoolOp>(loc(Spec.Normalize ? "normalize" : "pooling"),
+                           Func.getResultTypes()[0], Mode, X, Lengths,
+                           Spec.Normalize ? B.getUnitAttr() : UnitAttr());
+    break;
+  case HeadKind::Classifier: {
+    Location L = loc("head");
+    const int64_t D = Spec.DModel, Labels = Spec.HeadLabels;
+    Value DenseW, DenseB;
+    if (Spec.HeadDense) {
+      DenseW = weight("head.dense.weight", {D, D}, L);
+      DenseB = weight("head.dense.bias", {D}, L);
+    }
+    Out = B.create<ClassifierOp>(
+        L, Func.getResultTypes()[0], Mode, X, Lengths, DenseW, DenseB,
+        weight("head.out.weight", {Labels, D}, L),
+        weight("head.out.bias", {Labels}, L),
+        ActivationKindAttr::get(
+            &Ctx, Spec.HeadDense ? toDialect<ActivationKind>(Spec.HeadAct)
+                                 : ActivationKind::none),
+        ScoresKindAttr::get(&Ctx, toDialect<ScoresKind>(Spec.HeadScores)));
+    break;
+  }
+  }
   B.create<func::ReturnOp>(loc("pooling"), Out);
   return Func;
 }

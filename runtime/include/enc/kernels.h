@@ -11,6 +11,7 @@
 #include "enc/kernels/layout.h"
 #include "enc/kernels/embed.h"
 #include "enc/kernels/pool.h"
+#include "enc/kernels/classifier.h"
 #include "enc/kernels/elementwise.h"
 #include "enc/kernels/model.h"
 

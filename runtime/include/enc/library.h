@@ -18,6 +18,9 @@ extern "C" {
  * first field, whatever the version) and refuses a version it does not know. */
 #define ENC_LIBRARY_ABI_VERSION 2
 
+/* The task head after pooling (docs/language.md#heads). */
+typedef enum { ENC_HEAD_NONE = 0, ENC_HEAD_CLASSIFIER = 1 } enc_head_kind;
+
 /* One encoder of the library: what `NAME_*` in its generated header says. */
 typedef struct {
   int32_t abi_version; /* ENC_LIBRARY_ABI_VERSION */
@@ -35,7 +38,8 @@ typedef struct {
   int32_t pooling; /* enc_pool_mode (enc/kernels/pool.h): 0 none, 1 cls, 2 mean,
                       3 max, 4 last */
   int32_t normalize; /* 1: each output vector is scaled to unit L2 norm */
-  int32_t out_dim;   /* floats per output row: d_model, or output_dim */
+  int32_t out_dim;   /* floats per output row: d_model, output_dim or labels */
+  int32_t head;      /* enc_head_kind */
   /* The entry points NAME_load, NAME_forward, NAME_free,
    * NAME_workspace_bytes, NAME_forward_attention. */
   enc_model_load_fn *load;

@@ -617,6 +617,30 @@ func.func @pool_mean(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x?x8
   return %0 : tensor<?x?x8xf32>
 }
 
+// -----
+
+func.func @classifier_none(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wo: tensor<3x8xf32>, %bo: tensor<3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{'enc.classifier' op classifies a pooled vector: pooling none has none}}
+  %0 = enc.classifier none %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @classifier_width(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wo: tensor<3x4xf32>, %bo: tensor<3xf32>) -> tensor<?x3xf32> {
+  // expected-error @+1 {{'enc.classifier' op output weight is [3, 4], not [labels, 8]}}
+  %0 = enc.classifier cls %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x4xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
+}
+
+// -----
+
+func.func @classifier_result(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wo: tensor<3x8xf32>, %bo: tensor<3xf32>) -> tensor<?x2xf32> {
+  // expected-error @+1 {{'enc.classifier' op gives [batch, 3], not [?, 2]}}
+  %0 = enc.classifier cls %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // The custom enum keywords
 //===----------------------------------------------------------------------===//

@@ -169,3 +169,22 @@ func.func @pooling(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> (tensor<?x?x8x
   %3 = enc.pool mean %x, %len {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
   return %0, %1, %2 : tensor<?x?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>
 }
+
+// max and last pooling; output_dim: the first columns.
+// CHECK-LABEL: func.func @pooling_v3
+func.func @pooling_v3(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> (tensor<?x8xf32>, tensor<?x3xf32>) {
+  // CHECK: enc.pool max %{{.*}} -> tensor<?x8xf32>
+  // CHECK: enc.pool last %{{.*}} {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x3xf32>
+  %0 = enc.pool max %x, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
+  %1 = enc.pool last %x, %len {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x3xf32>
+  return %0, %1 : tensor<?x8xf32>, tensor<?x3xf32>
+}
+
+// CHECK-LABEL: func.func @classifier
+func.func @classifier(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wd: tensor<8x8xf32>, %bd: tensor<8xf32>, %wo: tensor<3x8xf32>, %bo: tensor<3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
+  // CHECK: enc.classifier cls %{{.*}}, %{{.*}} dense(%{{.*}}, %{{.*}}) out(%{{.*}}, %{{.*}}) {activation = #enc<activation tanh>, scores = #enc<scores softmax>}
+  %0 = enc.classifier cls %x, %len dense(%wd, %bd) out(%wo, %bo) {activation = #enc<activation tanh>, scores = #enc<scores softmax>} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<8x8xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  // CHECK: enc.classifier mean %{{.*}}, %{{.*}} out(%{{.*}}, %{{.*}}) :
+  %1 = enc.classifier mean %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0, %1 : tensor<?x3xf32>, tensor<?x3xf32>
+}

@@ -32,7 +32,8 @@ struct ModelFacts : EncoderFacts { ///< the encoder's, and these:
   int64_t HeadDim = 0;   ///< each head's width
   int64_t Pooling = 0;   ///< enc_pool_mode
   int64_t Normalize = 0; ///< 1: unit-norm output vectors
-  int64_t OutDim = 0;    ///< floats per output row (output_dim)
+  int64_t OutDim = 0;    ///< floats per output row (output_dim, labels)
+  int64_t Head = 0;      ///< enc_head_kind
 };
 /// The facts of a planned (or imported) encoder function.
 ModelFacts modelFacts(mlir::Operation *Func);

@@ -121,6 +121,29 @@ constexpr WeightPrecision fromRuntime(enc_precision P) {
   return WeightPrecision::fp32;
 }
 
+constexpr enc_scores toRuntime(ScoresKind S) {
+  switch (S) {
+  case ScoresKind::none:
+    return ENC_SCORES_NONE;
+  case ScoresKind::sigmoid:
+    return ENC_SCORES_SIGMOID;
+  case ScoresKind::softmax:
+    return ENC_SCORES_SOFTMAX;
+  }
+  return ENC_SCORES_NONE;
+}
+constexpr ScoresKind fromRuntime(enc_scores S) {
+  switch (S) {
+  case ENC_SCORES_NONE:
+    return ScoresKind::none;
+  case ENC_SCORES_SIGMOID:
+    return ScoresKind::sigmoid;
+  case ENC_SCORES_SOFTMAX:
+    return ScoresKind::softmax;
+  }
+  return ScoresKind::none;
+}
+
 namespace detail {
 /// Every value of dialect enum E maps to the runtime and back to itself.
 template <typename E> constexpr bool roundTrips(unsigned MaxValue) {
@@ -137,6 +160,8 @@ static_assert(detail::roundTrips<NormKind>(getMaxEnumValForNormKind()),
               "NormKind and enc_norm_kind disagree");
 static_assert(detail::roundTrips<PoolMode>(getMaxEnumValForPoolMode()),
               "PoolMode and enc_pool_mode disagree");
+static_assert(detail::roundTrips<ScoresKind>(getMaxEnumValForScoresKind()),
+              "ScoresKind and enc_scores disagree");
 static_assert(
     detail::roundTrips<WeightPrecision>(getMaxEnumValForWeightPrecision()),
     "WeightPrecision and enc_precision disagree");

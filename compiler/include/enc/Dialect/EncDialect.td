@@ -100,6 +100,13 @@ def Enc_PoolMode : I32EnumAttr<"PoolMode", "pooling mode",
 }
 def Enc_PoolModeAttr : EnumAttr<Enc_Dialect, Enc_PoolMode, "pool_mode">;
 
+def Enc_ScoresKind : I32EnumAttr<"ScoresKind", "a head's scores",
+    Enc_ChoiceCases<Enc_Scores_Spellings, 0>.Cases> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::enc";
+}
+def Enc_ScoresAttr : EnumAttr<Enc_Dialect, Enc_ScoresKind, "scores">;
+
 // The `precision` setting: how the linear layers' weights are stored and
 // multiplied (enc_precision of the runtime, through enc_weight_desc).
 def Enc_WeightPrecision : I32EnumAttr<"WeightPrecision",

@@ -356,4 +356,43 @@ def Enc_PoolOp : Enc_Op<"pool",
   let hasVerifier = 1;
 }
 
+def Enc_ClassifierOp : Enc_Op<"classifier",
+    !listconcat(Enc_ViewsArena, [Pure, AttrSizedOperandSegments])> {
+  let summary = "a classification head: pool, dense + activation, logits";
+  let description = [{
+    The encoder's output when it classifies (docs/language.md#heads): the
+    pooled vector p of each sequence (as enc.pool), then
+    `h = act(p Wd^T + bd)` when a dense layer is given (else h = p), then
+    `logits = h Wo^T + bo`, [batch, labels]; `scores` applies sigmoid to each
+    logit or softmax over them. The runtime runs both projections as GEMMs
+    over weights packed at load, in the encoder's precision.
+
+    Example:
+    ```mlir
+    %y = enc.classifier cls %x, %len dense(%wd, %bd) out(%wo, %bo)
+        {activation = #enc<activation tanh>, scores = #enc<scores none>}
+        : (tensor<?x?x768xf32>, tensor<?xi32>, tensor<768x768xf32>,
+           tensor<768xf32>, tensor<2x768xf32>, tensor<2xf32>)
+        -> tensor<?x2xf32>
+    ```
+  }];
+  let arguments = (ins Enc_PoolModeAttr:$mode, Enc_F32Tensor:$input,
+                       Enc_I32Tensor:$lengths,
+                       Optional<Enc_F32Tensor>:$dense_weight,
+                       Optional<Enc_F32Tensor>:$dense_bias,
+                       Enc_F32Tensor:$weight, Enc_F32Tensor:$bias,
+                       DefaultValuedAttr<Enc_ActivationAttr,
+                                         "::enc::ActivationKind::none">:$activation,
+                       DefaultValuedAttr<Enc_ScoresAttr,
+                                         "::enc::ScoresKind::none">:$scores);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    custom<PoolMode>($mode) $input `,` $lengths
+    (`dense` `(` $dense_weight^ `,` $dense_bias `)`)?
+    `out` `(` $weight `,` $bias `)` attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // ENC_OPS

@@ -27,6 +27,8 @@ std::vector<ModelSpec> resolveFile(const ast::File &File,
 constexpr int64_t MaxInt32Setting = 2147483647;
 /// The widest attention (heads * head_dim) encc compiles.
 constexpr int64_t MaxAttentionWidth = 1048576;
+/// The most labels a classifier head outputs.
+constexpr int64_t MaxHeadLabels = 1048576;
 
 } // namespace enc
 
