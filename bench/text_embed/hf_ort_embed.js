@@ -11,12 +11,8 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const root = path.join(__dirname, '..', '..');
-const ort = require(path.join(root, 'bench', 'node', 'node_modules', 'onnxruntime-node'));
-const { Tokenizer } = require(path.join(root, 'test', 'tokenizer', 'node', 'node_modules', 'tokenizers'));
-
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-const now = () => Number(process.hrtime.bigint()) * 1e-6;
+const { ort, Tokenizer, median, now, createSession, readLines } =
+  require(path.join(__dirname, '..', 'node', 'peer.js'));
 
 async function main() {
   const [tokPath, modelPath, queriesPath, threadsArg, batchArg, roundsArg, outPath] =
@@ -28,14 +24,8 @@ async function main() {
   const threads = Number(threadsArg), batch = Number(batchArg), rounds = Number(roundsArg);
   const tok = Tokenizer.fromFile(tokPath);
   tok.setPadding({});  // to the longest of each batch, the file's pad token
-  const session = await ort.InferenceSession.create(modelPath, {
-    graphOptimizationLevel: 'all',
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-  });
-  const texts = fs.readFileSync(queriesPath, 'utf8').split('\n');
-  if (texts[texts.length - 1] === '') texts.pop();
+  const session = await createSession(modelPath, threads);
+  const texts = readLines(queriesPath);
   const batches = Math.ceil(texts.length / batch);
   const embedMs = [], tokenizeMs = [];
   let rows = [];

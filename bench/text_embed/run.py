@@ -87,19 +87,30 @@ def queries(n, seed=1):
             for _ in range(n)]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def peer_arguments(doc, inner):
+    """The options of this benchmark and bench/rerank/run.py."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--texts", type=int, default=320)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--inner", type=int, default=5, help="rounds inside each run")
-    a = ap.parse_args()
+    ap.add_argument("--inner", type=int, default=inner, help="rounds inside each run")
+    return ap
+
+
+def ensure_node_peer():
+    """onnxruntime-node in bench/node, from its lock file."""
     node_dir = os.path.join(ROOT, "bench", "node")
     if not os.path.isdir(os.path.join(node_dir, "node_modules", "onnxruntime-node")):
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=node_dir, check=True,
                        env=dict(os.environ, ONNXRUNTIME_NODE_INSTALL="skip"))
+
+
+def main():
+    ap = peer_arguments(__doc__, inner=5)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--texts", type=int, default=320)
+    a = ap.parse_args()
+    ensure_node_peer()
     work = os.path.join(a.build, "bench-text-embed")
     os.makedirs(work, exist_ok=True)
     encc = os.path.join(a.build, "bin", "encc")
