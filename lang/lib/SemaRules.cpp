@@ -395,5 +395,19 @@ void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
       noteSetting(SettingId::output_dim);
     }
     return;
+  case HeadKind::Colbert:
+    if (Spec.HeadColbertDim < 1 || Spec.HeadColbertDim > 65536) {
+      error(R, "colbert dim (" + str(Spec.HeadColbertDim) +
+                   ") must be between 1 and 65536");
+      return;
+    }
+    if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
+        P && static_cast<Pooling>(*P) != Pooling::None) {
+      error(R, "colbert gives a vector per token, but pooling is " +
+                   toString(static_cast<Pooling>(*P)).str() +
+                   " (write pooling = none)");
+      noteSetting(SettingId::pooling);
+    }
+    return;
   }
 }

@@ -65,8 +65,8 @@ class Model:
     (``"none"``, ``"cls"``, ``"mean"``, ``"max"`` or ``"last"``),
     ``normalize``, ``out_dim`` (floats per output row: ``d_model``, the
     ``output_dim`` the pooled vector is cut to, or a classifier's labels)
-    and ``head`` (``"none"`` or ``"classifier"``: see :meth:`predict` and
-    :meth:`rerank`).
+    and ``head`` (``"none"``, ``"classifier"``: see :meth:`predict` and
+    :meth:`rerank`; or ``"colbert"``: see :meth:`embed_multi`).
 
     :meth:`forward` may run from several Python threads at once on one model
     (it releases the GIL); :meth:`close` must not overlap it. A model is
@@ -127,9 +127,9 @@ class Model:
            ``[blocks, batch, heads, seq_len, seq_len]`` float32 (zero on
            padded rows and columns).
 
-        Returns a float32 array ``[batch, seq_len, d_model]`` (pooling none;
-        rows past ``lengths[b]`` are zero) or ``[batch, out_dim]`` (the
-        other poolings); with ``attention=True`` the pair ``(output, probs)``.
+        Returns a float32 array ``[batch, seq_len, out_dim]`` (pooling none;
+        rows past ``lengths[b]`` are zero; ``out_dim`` is d_model, or a
+        ColBERT head's dim) or ``[batch, out_dim]`` (the other poolings); with ``attention=True`` the pair ``(output, probs)``.
         Raises :class:`enc.Error` with status ``"input"`` for bad input,
         naming the argument, the position and the value.
         """
@@ -180,7 +180,7 @@ class Model:
             inp.token_types = _address(token_types)
 
         out = np.empty((batch, self.out_dim) if self.pooling != "none"
-                       else (batch, seq_len, self.d_model), _F32)
+                       else (batch, seq_len, self.out_dim), _F32)
         if not attention:
             status = self._forward_fn(self._handle, ctypes.addressof(inp), _address(out))
             if status != 0:
@@ -260,10 +260,26 @@ class Model:
             order = order[:max(0, int(top_k))]
         return [(i, float(scores[i])) for i in order]
 
+    def embed_multi(self, texts: Union[str, Sequence[str]], tokenizer=None,
+                    batch_size: int = 32) -> List[np.ndarray]:
+        """One float32 ``[tokens, out_dim]`` array per text, special tokens
+        included: every token's vector of a model without pooling, as a
+        ColBERT head (``head = colbert(dim = N)``) gives them, normalised.
+        Batched by length as :meth:`encode`; ColBERT's query and document
+        markers and query padding are the caller's text to add."""
+        if self.pooling != "none":
+            raise _bad("embed_multi needs a vector per token (pooling none); "
+                       "%s pools (%s): use encode" % (self.name, self.pooling))
+        single = isinstance(texts, str)
+        items = [texts] if single else list(texts)
+        rows = self._run_texts(items, tokenizer, batch_size, "text", per_token=True)
+        return rows[0] if single else rows
+
     def _run_texts(self, inputs: list, tokenizer, batch_size: int,
-                   what: str) -> np.ndarray:
+                   what: str, per_token: bool = False):
         """Encodes `inputs` (texts or pairs) and runs them in batches of
-        similar length: [n, out_dim] in the order given."""
+        similar length: [n, out_dim] in the order given, or with per_token
+        a list of [tokens, out_dim] arrays."""
         if self.vocab <= 0:
             raise _bad("%s reads embeddings, not token ids: use forward"
                        % self.name)
@@ -280,7 +296,8 @@ class Model:
                 raise _bad("%s %d has %d tokens, more than max_len %d "
                            "(tokenizer.enable_truncation(%d) cuts it)"
                            % (what, i, n, self.max_len, self.max_len))
-        out = np.empty((len(inputs), self.out_dim), _F32)
+        out = ([None] * len(inputs) if per_token
+               else np.empty((len(inputs), self.out_dim), _F32))
         # Longest first, so that each batch pads little.
         order = sorted(range(len(inputs)), key=lambda i: -valid[i])
         for start in range(0, len(order), int(batch_size)):
@@ -296,7 +313,11 @@ class Model:
                 lengths[r] = n
             y = self.forward(ids, lengths=lengths,
                              token_types=types if self.type_vocab > 0 else None)
-            out[rows] = y
+            if per_token:
+                for r, i in enumerate(rows):
+                    out[i] = y[r, :valid[i]].copy()
+            else:
+                out[rows] = y
         return out
 
     @property

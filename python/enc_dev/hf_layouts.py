@@ -67,7 +67,7 @@ def _bert(spec, w, p, gamma_beta, extra):
         out[p + "embeddings.token_type_embeddings.weight"] = w["embed.types"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, gamma_beta)
     _blocks(spec, w, out, p + "encoder.layer.%d.", _BERT_BLOCK, gamma_beta)
-    if "head.out.weight" in w:
+    if "head.out.weight" in w or "head.linear.weight" in w:
         return out
     if extra:
         d = spec["d_model"]
@@ -155,6 +155,9 @@ _HEADS = {"bert": ("{p}pooler.dense", "classifier"),
 
 
 def _head(layout, spec, w, p, out):
+    if spec["head"]["scheme"] == "colbert":  # colbert-ir: `linear` beside `bert.`
+        out["linear.weight"] = w["head.linear.weight"]
+        return out
     if spec["head"]["scheme"] != "classifier":
         return out
     dense, output = _HEADS[layout]

@@ -61,6 +61,8 @@ def normalize_spec(spec):
         s["output_dim"] = s["d_model"]
     head = s["head"]
     head = dict({"scheme": head} if isinstance(head, str) else head)
+    if head["scheme"] == "colbert":
+        head.setdefault("dim", 128)
     if head["scheme"] == "classifier":
         head.setdefault("labels", 2)
         head.setdefault("dense", True)
@@ -169,6 +171,8 @@ def weight_shapes(spec):
             out["head.dense.bias"] = (d,)
         out["head.out.weight"] = (s["head"]["labels"], d)
         out["head.out.bias"] = (s["head"]["labels"],)
+    if s["head"]["scheme"] == "colbert":
+        out["head.linear.weight"] = (s["head"]["dim"], d)
     return out
 
 
@@ -525,6 +529,9 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
     out = pool(x, valid, lengths, spec["pooling"])
     if spec["head"]["scheme"] == "classifier":
         out = classifier(out, w, spec["head"])
+    elif spec["head"]["scheme"] == "colbert":
+        # Each valid token projected and normalised; padding stays zero.
+        out = l2_normalize(out @ w["head.linear.weight"].T)
     elif spec["pooling"] != "none":
         out = out[:, :spec["output_dim"]]  # Matryoshka: the first values
     if spec["normalize"]:

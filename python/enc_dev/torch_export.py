@@ -332,6 +332,12 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
             x = torch.sigmoid(x)
         elif head["scores"] == "softmax":
             x = torch.softmax(x, dim=-1)
+    elif head["scheme"] == "colbert":
+        # colbert-ir's ColBERT.doc: linear (no bias), then normalize(dim=2);
+        # the padded rows (zero) stay zero.
+        linear = torch.nn.Linear(d, head["dim"], bias=False).double()
+        linear.weight.data = W["head.linear.weight"]
+        x = torch.nn.functional.normalize(linear(x), p=2, dim=2).detach()
     elif s["pooling"] != "none":
         x = x[:, :s["output_dim"]]
     if s["normalize"]:

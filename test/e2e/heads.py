@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Classifier heads (docs/language.md#heads) end to end: each encoder of
+"""Classifier and ColBERT heads (docs/language.md#heads) end to end: each encoder of
 Inputs/heads.enc is compiled, loads random weights written under its
 family's Hugging Face names (hf_layouts.py, the test oracle: the encoder
 under the family prefix, the head beside it as ...ForSequenceClassification
-names it), and its [batch, labels] output is held against the float64
-reference and against PyTorch's nn.Linear / Tanh / ReLU / GELU / sigmoid /
-softmax on the same weights, within 1e-4 * max(1, |ref|). A file without
+names it; ColBERTv2's `linear` beside `bert.`), and its [batch, labels] (or
+[batch, seq, dim]) output is held against the float64 reference and against
+PyTorch's nn.Linear / Tanh / ReLU / GELU / sigmoid / softmax / normalize on
+the same weights, within 1e-4 * max(1, |ref|). A file without
 its output projection is refused naming the tensor. Prints one line per
 check; exits 1 if any fails.
 
@@ -33,7 +34,7 @@ BATCH, SEQ, LENGTHS = 3, 9, [9, 4, 1]
 CASES = (("bert_seq", "bert", "bert."), ("roberta_seq", "roberta", "roberta."),
          ("electra_cross", "electra", "electra."), ("distilbert_seq", "distilbert",
                                                      "distilbert."),
-         ("own_mean_linear", "enc", ""))
+         ("own_mean_linear", "enc", ""), ("colbert_v2", "bert", "bert."))
 failures = []
 
 
@@ -50,7 +51,8 @@ def main():
         casedir = os.path.join(work, encoder)
         os.makedirs(casedir, exist_ok=True)
         spec = reference.normalize_spec(ec.spec_of(ENC, encoder))
-        labels = spec["head"]["labels"]
+        head = spec["head"]
+        width = head["labels"] if head["scheme"] == "classifier" else head["dim"]
         exe = ec.build_model(ENC, encoder, casedir + ".build")
         w = reference.random_weights(spec, seed=len(encoder))
         # Round to fp32 once: every implementation reads the same values.
@@ -68,20 +70,20 @@ def main():
         names = (w if layout == "enc" else
                  hf_layouts.to_hf(layout, spec, w, prefix=prefix))
         st.write_safetensors(os.path.join(casedir, "weights.safetensors"), names, "F32")
-        out = ec.run_model(exe, casedir, {"batch": BATCH, "seq": SEQ, "files": files},
-                           spec, BATCH * labels).reshape(BATCH, labels)
         inputs = dict(tokens=tokens, token_types=types, lengths=np.asarray(LENGTHS))
         ref = reference.forward(spec, w, **inputs)
+        out = ec.run_model(exe, casedir, {"batch": BATCH, "seq": SEQ, "files": files},
+                           spec, ref.size).reshape(ref.shape)
         _, rel, ok = ec.compare(out, ref)
-        check(ok and ref.shape == (BATCH, labels),
-              "%s (%s names): [%d, %d] vs float64 reference, rel %.2e"
-              % (encoder, layout, BATCH, labels, rel))
+        check(ok and ref.shape[-1] == width,
+              "%s (%s names): %s vs float64 reference, rel %.2e"
+              % (encoder, layout, list(ref.shape), rel))
         t = te.torch_forward(spec, w, **inputs)
         _, rel, ok = ec.compare(out, t)
         check(ok, "%s: vs torch, rel %.2e" % (encoder, rel))
         if layout != "enc":
             head_out = [n for n in names if n.endswith("weight") and
-                        np.shape(names[n]) == (labels, spec["d_model"])][-1]
+                        np.shape(names[n]) == (width, spec["d_model"])][-1]
             del names[head_out]
             bad = os.path.join(casedir, "no_head.safetensors")
             st.write_safetensors(bad, names, "F32")

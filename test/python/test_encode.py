@@ -13,7 +13,9 @@ encode) with an enc.Tokenizer, on a small encoder of BERT's vocabulary:
 - predict on (query, passage) pairs with a classifier head gives, row for
   row, what forward gives each pair alone ([n] for one label, [n, 3] for
   three); rerank orders the passages by that score, highest first, and
-  top_k keeps the first; both refuse a model whose head cannot serve them.
+  top_k keeps the first; both refuse a model whose head cannot serve them;
+- embed_multi with a ColBERT head gives each text's [tokens, 8] unit rows,
+  what forward gives it alone; a pooling model refuses it.
 
 usage: test_encode.py TOKENIZER_INPUTS WORKDIR  (environment as in
 test/e2e/encc_case.py, PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY)
@@ -41,6 +43,7 @@ encoder tiny_cross : tiny_mean {
   pooling = cls; head = classifier(labels = 1, scores = sigmoid);
 }
 encoder tiny_nli : tiny_cross { head = classifier(labels = 3); }
+encoder tiny_colbert : tiny_mean { pooling = none; head = colbert(dim = 8); }
 """
 
 failures = []
@@ -143,7 +146,21 @@ def heads(inputs, work, enc_path, lib, tok):
             err = input_error(lambda: m.rerank(query, docs, tokenizer=tok))
             check(err is not None and "3 labels" in str(err),
                   "rerank of a 3-label head: %s" % err)
+    spec = ec.spec_of(enc_path, "tiny_colbert")
+    ec.reference.make_case(spec, 5, 1, 4, outdir=os.path.join(work, "tiny_colbert"))
+    cb = enc.load(lib, os.path.join(work, "tiny_colbert", "weights.safetensors"),
+                  "tiny_colbert")
+    multi = cb.embed_multi(docs, tok, batch_size=5)
+    alone = [cb.forward(np.array([e.ids]), token_types=np.array([e.type_ids]))[0]
+             for e in (tok.encode(d) for d in docs)]
+    same = all(m.shape == a.shape == (len(a), 8) and np.abs(m - a).max() <= 1e-5
+               for m, a in zip(multi, alone))
+    unit = all(np.allclose(np.linalg.norm(m, axis=1), 1, atol=1e-5) for m in multi)
+    check(cb.head == "colbert" and cb.out_dim == 8 and same and unit,
+          "tiny_colbert embed_multi: [tokens, 8] unit rows == forward of each text alone")
     plain = enc.load(lib, os.path.join(work, "case", "weights.safetensors"), "tiny_mean")
+    err = input_error(lambda: plain.embed_multi(docs, tok))
+    check(err is not None and "pooling none" in str(err), "embed_multi of a pooling model: %s" % err)
     err = input_error(lambda: plain.predict(pairs, tok))
     check(err is not None and "classifier head" in str(err),
           "predict without a head: %s" % err)

@@ -127,6 +127,14 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
     F.OutDim =
         llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
   });
+  Func->walk([&](ColbertOp C) {
+    F.Pooled = 0;
+    F.Head = ENC_HEAD_COLBERT;
+    F.Pooling = ENC_POOL_NONE;
+    F.Normalize = 1;
+    F.OutDim =
+        llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
+  });
   // Every block's attention has the same width: heads * head_dim columns.
   Func->walk([&](AttentionOp A) {
     auto Q = llvm::cast<mlir::RankedTensorType>(A.getQ().getType());

@@ -242,50 +242,90 @@ LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
   return success();
 }
 
+namespace {
+/// An op that writes the encoder's output (enc.pool, enc.classifier,
+/// enc.colbert): one kernel call, its arguments from `Args(B, L, X)` with X
+/// the input's view, into the caller's `out`.
+template <typename OutputOp, typename ArgsFn>
+LogicalResult lowerOutput(EncoderLowering &E, OutputOp Op,
+                          const abi::Callee &Callee, ArgsFn Args) {
+  Location L = Op.getLoc();
+  SmallVector<Value> Values = Args(E.B, L, E.view(Op.getInput()));
+  E.B.callChecked(Callee, Values, L);
+  E.Views[Op.getResult()] = {E.Out, width(Op.getResult())};
+  return success();
+}
+} // namespace
+
 /// The encoder's output, from the packed arena into the caller's `out`.
 LogicalResult PoolOp::lowerToRuntime(EncoderLowering &E) {
   PoolOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View X = E.view(Op.getInput());
   // The result's width: the input's, or its first output_dim columns.
-  int64_t D = width(Op.getResult());
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_pool),
-                {B.i32(abi::toRuntime(Op.getMode()), L),
-                 B.i32(Op.getNormalize() ? 1 : 0, L), E.Batch, E.SeqLen,
-                 B.i64(D, L), E.view(Op.getLengths()).Ptr, X.Ptr,
-                 B.i64(X.Ld, L), E.Out, B.i64(D, L)},
-                L);
-  E.Views[Op.getResult()] = {E.Out, D};
-  return success();
+  const int64_t D = width(Op.getResult());
+  return lowerOutput(
+      E, Op, ENC_RUNTIME_CALLEE(enc_pool),
+      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
+        return {B.i32(abi::toRuntime(Op.getMode()), L),
+                B.i32(Op.getNormalize() ? 1 : 0, L),
+                E.Batch,
+                E.SeqLen,
+                B.i64(D, L),
+                E.view(Op.getLengths()).Ptr,
+                X.Ptr,
+                B.i64(X.Ld, L),
+                E.Out,
+                B.i64(D, L)};
+      });
 }
 
-/// The encoder's output when it classifies: one runtime call, into `out`.
+/// The encoder's output when it classifies (docs/language.md#heads).
 LogicalResult ClassifierOp::lowerToRuntime(EncoderLowering &E) {
   ClassifierOp Op = *this;
-  RuntimeBuilder &B = E.B;
-  Location L = Op.getLoc();
-  View X = E.view(Op.getInput());
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_classifier),
-                {B.i32(abi::toRuntime(Op.getMode()), L), E.Batch, E.SeqLen,
-                 B.i64(width(Op.getInput()), L), E.view(Op.getLengths()).Ptr,
-                 X.Ptr, B.i64(X.Ld, L), E.ptrOrNull(Op.getDenseWeight(), L),
-                 E.ptrOrNull(Op.getDenseBias(), L),
-                 B.i32(abi::toRuntime(Op.getActivation()), L),
-                 E.view(Op.getWeight()).Ptr, E.view(Op.getBias()).Ptr,
-                 B.i32(abi::toRuntime(Op.getScores()), L), E.Out,
-                 B.i64(width(Op.getResult()), L)},
-                L);
-  E.Views[Op.getResult()] = {E.Out, width(Op.getResult())};
-  return success();
+  return lowerOutput(
+      E, Op, ENC_RUNTIME_CALLEE(enc_classifier),
+      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
+        return {B.i32(abi::toRuntime(Op.getMode()), L),
+                E.Batch,
+                E.SeqLen,
+                B.i64(width(Op.getInput()), L),
+                E.view(Op.getLengths()).Ptr,
+                X.Ptr,
+                B.i64(X.Ld, L),
+                E.ptrOrNull(Op.getDenseWeight(), L),
+                E.ptrOrNull(Op.getDenseBias(), L),
+                B.i32(abi::toRuntime(Op.getActivation()), L),
+                E.view(Op.getWeight()).Ptr,
+                E.view(Op.getBias()).Ptr,
+                B.i32(abi::toRuntime(Op.getScores()), L),
+                E.Out,
+                B.i64(width(Op.getResult()), L)};
+      });
+}
+
+/// The encoder's output when it gives ColBERT vectors.
+LogicalResult ColbertOp::lowerToRuntime(EncoderLowering &E) {
+  ColbertOp Op = *this;
+  return lowerOutput(
+      E, Op, ENC_RUNTIME_CALLEE(enc_colbert),
+      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
+        return {E.Batch,
+                E.SeqLen,
+                B.i64(width(Op.getInput()), L),
+                E.view(Op.getLengths()).Ptr,
+                X.Ptr,
+                B.i64(X.Ld, L),
+                E.view(Op.getWeight()).Ptr,
+                E.Out};
+      });
 }
 
 namespace {
 LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
   if (Op.getNumOperands() != 1 ||
-      !isa_and_nonnull<PoolOp, ClassifierOp>(Op.getOperand(0).getDefiningOp()))
-    return Op.emitError(
-        "an encoder must return the result of enc.pool or enc.classifier");
+      !isa_and_nonnull<PoolOp, ClassifierOp, ColbertOp>(
+          Op.getOperand(0).getDefiningOp()))
+    return Op.emitError("an encoder must return the result of enc.pool, "
+                        "enc.classifier or enc.colbert");
   E.B.create<LLVM::ReturnOp>(Op.getLoc(), E.B.i32(ENC_OK, Op.getLoc()));
   return success();
 }

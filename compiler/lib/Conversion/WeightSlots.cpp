@@ -26,6 +26,8 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
     return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_VECTOR;
   if (isa<NormOp>(User))
     return ENC_SLOT_VECTOR;
+  if (isa<ColbertOp>(User))
+    return ENC_SLOT_PACKED_MATRIX;
   if (auto C = dyn_cast<ClassifierOp>(User))
     return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight()
                ? ENC_SLOT_PACKED_MATRIX

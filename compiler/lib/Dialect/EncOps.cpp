@@ -419,6 +419,19 @@ LogicalResult ClassifierOp::verify() {
   return success();
 }
 
+LogicalResult ColbertOp::verify() {
+  Type In = getInput().getType();
+  if (failed(verifyActivation(*this, In, "input")) ||
+      failed(verifyActivation(*this, getType(), "result")))
+    return failure();
+  auto W = cast<RankedTensorType>(getWeight().getType());
+  if (W.getRank() != 2 || W.getShape()[1] != width(In) ||
+      W.getShape()[0] != width(getType()))
+    return emitOpError() << "weight is " << str(W.getShape()) << ", not ["
+                         << width(getType()) << ", " << width(In) << "]";
+  return success();
+}
+
 LogicalResult ActivationOp::verify() {
   return verifyActivation(*this, getType(), "input");
 }

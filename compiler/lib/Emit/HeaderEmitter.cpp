@@ -107,6 +107,8 @@ bool isLinearWeight(WeightOp W) {
   auto IsMatrixOf = [](OpOperand &Use) {
     if (auto C = dyn_cast<ClassifierOp>(Use.getOwner()))
       return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight();
+    if (isa<ColbertOp>(Use.getOwner()))
+      return true;
     auto L = dyn_cast<LinearOp>(Use.getOwner());
     return L && Use.get() == L.getWeight();
   };
@@ -198,6 +200,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     Mode = C.getMode();
     Classifier = C;
   });
+  bool Colbert = false;
+  F.walk([&](ColbertOp) {
+    Colbert = true;
+    Normalized = true;
+  });
   bool Gated = false;
   // Unfused (-O0) a gated FFN is a product; fused, one gated_linear.
   F.walk([&](Operation *Op) { Gated |= isa<MulOp, GatedLinearOp>(Op); });
@@ -260,7 +267,10 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
                               " scores") +
                    ", one per label (docs/language.md#heads)"
              : std::string())
-     << (OutDim < D && !Classifier
+     << (Colbert ? ";\n *   each token projected to " + std::to_string(OutDim) +
+                       " values (a ColBERT head, docs/language.md#heads)"
+                 : std::string())
+     << (OutDim < D && !Classifier && !Colbert
              ? ";\n *   the pooled vector's first " + std::to_string(OutDim) +
                    " of " + std::to_string(D) + " values (output_dim)"
              : std::string())

@@ -728,6 +728,9 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
                          std::to_string(*Modules->TruncateDim) +
                          ") is wider than the model's hidden size (" + S.Value +
                          ")");
+  if (Modules && Modules->ColbertDim)
+    I.set("head", "colbert(dim = " + std::to_string(*Modules->ColbertDim) + ")",
+          "artifact.metadata: dim (ColBERT's projection, linear.weight)");
   if (Modules && Modules->TruncateDim)
     I.set("output_dim", std::to_string(*Modules->TruncateDim),
           "config_sentence_transformers.json: truncate_dim" +
@@ -789,6 +792,22 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
     ST = readModules(Dir, R);
     if (ST && !ST->TransformerPath.empty() && ST->TransformerPath != ".")
       ST.reset(); // this config.json is not the Transformer module's
+  }
+  // colbert-ir's ColBERT checkpoints say their projection's width here.
+  SmallString<256> Artifact(Dir);
+  sys::path::append(Artifact, "artifact.metadata");
+  if (sys::fs::exists(Artifact)) {
+    std::string AName = Artifact.str().str();
+    std::optional<json::Value> AV = readJSON(AName, R.Errors);
+    const json::Object *AO = AV ? AV->getAsObject() : nullptr;
+    std::optional<int64_t> Dim = AO ? AO->getInteger("dim") : std::nullopt;
+    if (!Dim || *Dim < 1) {
+      R.Errors.push_back(AName + ": key 'dim' is not a positive integer");
+    } else {
+      if (!ST)
+        ST.emplace();
+      ST->ColbertDim = *Dim;
+    }
   }
   std::optional<json::Value> V = readJSON(ConfigPath, R.Errors);
   if (!V)

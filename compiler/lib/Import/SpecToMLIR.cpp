@@ -217,9 +217,11 @@ func::FuncOp Importer::function(ModuleOp Module) {
   Fields.push_back("lengths");
   const int64_t Width =
       Spec.Head == HeadKind::Classifier ? Spec.HeadLabels : Spec.OutputDim;
-  Type Result = Spec.Pool == Pooling::None
-                    ? Type(activation(D))
-                    : Type(RankedTensorType::get({Dyn, Width}, B.getF32Type()));
+  Type Result =
+      Spec.Pool == Pooling::None
+          ? Type(activation(Spec.Head == HeadKind::Colbert ? Spec.HeadColbertDim
+                                                           : D))
+          : Type(RankedTensorType::get({Dyn, Width}, B.getF32Type()));
 
   B.setInsertionPointToEnd(Module.getBody());
   auto Func = B.create<func::FuncOp>(FuncLoc, Spec.Name,
@@ -389,6 +391,12 @@ func::FuncOp Importer::build(ModuleOp Module) {
         ScoresKindAttr::get(&Ctx, toDialect<ScoresKind>(Spec.HeadScores)));
     break;
   }
+  case HeadKind::Colbert:
+    Out = B.create<ColbertOp>(loc("head"), Func.getResultTypes()[0], X, Lengths,
+                              weight("head.linear.weight",
+                                     {Spec.HeadColbertDim, Spec.DModel},
+                                     loc("head")));
+    break;
   }
   B.create<func::ReturnOp>(loc("pooling"), Out);
   return Func;

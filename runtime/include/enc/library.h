@@ -19,7 +19,11 @@ extern "C" {
 #define ENC_LIBRARY_ABI_VERSION 2
 
 /* The task head after pooling (docs/language.md#heads). */
-typedef enum { ENC_HEAD_NONE = 0, ENC_HEAD_CLASSIFIER = 1 } enc_head_kind;
+typedef enum {
+  ENC_HEAD_NONE = 0,
+  ENC_HEAD_CLASSIFIER = 1,
+  ENC_HEAD_COLBERT = 2
+} enc_head_kind;
 
 /* One encoder of the library: what `NAME_*` in its generated header says. */
 typedef struct {

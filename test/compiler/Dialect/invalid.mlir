@@ -635,6 +635,14 @@ func.func @classifier_width(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wo: ten
 
 // -----
 
+func.func @colbert_weight(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<4x6xf32>) -> tensor<?x?x4xf32> {
+  // expected-error @+1 {{'enc.colbert' op weight is [4, 6], not [4, 8]}}
+  %0 = enc.colbert %x, %len, %w : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<4x6xf32>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
+}
+
+// -----
+
 func.func @classifier_result(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wo: tensor<3x8xf32>, %bo: tensor<3xf32>) -> tensor<?x2xf32> {
   // expected-error @+1 {{'enc.classifier' op gives [batch, 3], not [?, 2]}}
   %0 = enc.classifier cls %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x2xf32>

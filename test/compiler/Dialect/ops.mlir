@@ -188,3 +188,10 @@ func.func @classifier(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wd: tensor<8x
   %1 = enc.classifier mean %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
   return %0, %1 : tensor<?x3xf32>, tensor<?x3xf32>
 }
+
+// CHECK-LABEL: func.func @colbert
+func.func @colbert(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<4x8xf32>) -> tensor<?x?x4xf32> {
+  // CHECK: enc.colbert %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<4x8xf32>) -> tensor<?x?x4xf32>
+  %0 = enc.colbert %x, %len, %w : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<4x8xf32>) -> tensor<?x?x4xf32>
+  return %0 : tensor<?x?x4xf32>
+}

@@ -395,4 +395,29 @@ def Enc_ClassifierOp : Enc_Op<"classifier",
   let hasVerifier = 1;
 }
 
+def Enc_ColbertOp : Enc_Op<"colbert", !listconcat(Enc_ViewsArena, [Pure])> {
+  let summary = "a ColBERT head: each token projected, then L2-normalised";
+  let description = [{
+    The encoder's output when it gives ColBERT vectors
+    (docs/language.md#heads): `v = W x` for every valid token (W
+    [dim, d_model], no bias), then `v / max(||v||_2, 1e-12)`, as
+    [batch, seq, dim] with rows i >= lengths[b] set to 0. The runtime runs the
+    projection as one GEMM over W packed at load, in the encoder's precision.
+
+    Example:
+    ```mlir
+    %y = enc.colbert %x, %len, %w
+        : (tensor<?x?x768xf32>, tensor<?xi32>, tensor<128x768xf32>)
+        -> tensor<?x?x128xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_I32Tensor:$lengths,
+                       Enc_F32Tensor:$weight);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $lengths `,` $weight attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // ENC_OPS

@@ -38,6 +38,8 @@ struct SentenceTransformersModules {
   bool Normalize = false;             ///< a Normalize module
   /// config_sentence_transformers.json's truncate_dim (Matryoshka).
   std::optional<int64_t> TruncateDim;
+  /// A colbert-ir directory's artifact.metadata `dim`: a ColBERT head.
+  std::optional<int64_t> ColbertDim;
 };
 
 /// Imports `Path` (a directory holding config.json, or a config.json file).
