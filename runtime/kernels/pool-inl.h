@@ -54,73 +54,58 @@ HWY_INLINE void ZeroRow(float* HWY_RESTRICT dst, size_t n) {
   for (; i < n; ++i) dst[i] = 0.0f;
 }
 
-// out = mean of `rows` rows of x (rows >= 1), accumulated in float over
-// column blocks of 4 vectors so the partial sums stay in registers.
-HWY_INLINE void MeanRows(const float* HWY_RESTRICT x, int64_t ld_x,
-                         int64_t rows, float* HWY_RESTRICT out, size_t n) {
-  const hn::ScalableTag<float> d;
-  const size_t N = hn::Lanes(d);
-  const float inv = 1.0f / static_cast<float>(rows);
-  const auto vinv = hn::Set(d, inv);
-  size_t c = 0;
-  for (; c + 4 * N <= n; c += 4 * N) {
-    auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* row = x + r * ld_x + c;
-      a0 = hn::Add(a0, hn::LoadU(d, row));
-      a1 = hn::Add(a1, hn::LoadU(d, row + N));
-      a2 = hn::Add(a2, hn::LoadU(d, row + 2 * N));
-      a3 = hn::Add(a3, hn::LoadU(d, row + 3 * N));
-    }
-    hn::StoreU(hn::Mul(a0, vinv), d, out + c);
-    hn::StoreU(hn::Mul(a1, vinv), d, out + c + N);
-    hn::StoreU(hn::Mul(a2, vinv), d, out + c + 2 * N);
-    hn::StoreU(hn::Mul(a3, vinv), d, out + c + 3 * N);
+// What mean and max pooling combine rows with, on vectors and on floats.
+struct SumOf {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const {
+    return hn::Add(a, b);
   }
-  for (; c + N <= n; c += N) {
-    auto a0 = hn::Zero(d);
-    for (int64_t r = 0; r < rows; ++r)
-      a0 = hn::Add(a0, hn::LoadU(d, x + r * ld_x + c));
-    hn::StoreU(hn::Mul(a0, vinv), d, out + c);
+  HWY_INLINE float operator()(float a, float b) const { return a + b; }
+};
+struct MaxOf {
+  template <class V>
+  HWY_INLINE V operator()(V a, V b) const {
+    return hn::Max(a, b);
   }
-  for (; c < n; ++c) {
-    float s = 0.0f;
-    for (int64_t r = 0; r < rows; ++r) s += x[r * ld_x + c];
-    out[c] = s * inv;
-  }
-}
+  HWY_INLINE float operator()(float a, float b) const { return std::max(a, b); }
+};
 
-// out = per-column maximum of `rows` rows of x (rows >= 1).
-HWY_INLINE void MaxRows(const float* HWY_RESTRICT x, int64_t ld_x, int64_t rows,
-                        float* HWY_RESTRICT out, size_t n) {
+// out = scale * (row 0 op row 1 op ... op row rows-1) of x, column by column
+// (rows >= 1), over column blocks of 4 vectors so the partial results stay
+// in registers.
+template <class Op>
+HWY_INLINE void ReduceRows(const float* HWY_RESTRICT x, int64_t ld_x,
+                           int64_t rows, float scale, float* HWY_RESTRICT out,
+                           size_t n, Op op) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
+  const auto vscale = hn::Set(d, scale);
   size_t c = 0;
   for (; c + 4 * N <= n; c += 4 * N) {
     auto a0 = hn::LoadU(d, x + c), a1 = hn::LoadU(d, x + c + N);
     auto a2 = hn::LoadU(d, x + c + 2 * N), a3 = hn::LoadU(d, x + c + 3 * N);
     for (int64_t r = 1; r < rows; ++r) {
       const float* row = x + r * ld_x + c;
-      a0 = hn::Max(a0, hn::LoadU(d, row));
-      a1 = hn::Max(a1, hn::LoadU(d, row + N));
-      a2 = hn::Max(a2, hn::LoadU(d, row + 2 * N));
-      a3 = hn::Max(a3, hn::LoadU(d, row + 3 * N));
+      a0 = op(a0, hn::LoadU(d, row));
+      a1 = op(a1, hn::LoadU(d, row + N));
+      a2 = op(a2, hn::LoadU(d, row + 2 * N));
+      a3 = op(a3, hn::LoadU(d, row + 3 * N));
     }
-    hn::StoreU(a0, d, out + c);
-    hn::StoreU(a1, d, out + c + N);
-    hn::StoreU(a2, d, out + c + 2 * N);
-    hn::StoreU(a3, d, out + c + 3 * N);
+    hn::StoreU(hn::Mul(a0, vscale), d, out + c);
+    hn::StoreU(hn::Mul(a1, vscale), d, out + c + N);
+    hn::StoreU(hn::Mul(a2, vscale), d, out + c + 2 * N);
+    hn::StoreU(hn::Mul(a3, vscale), d, out + c + 3 * N);
   }
   for (; c + N <= n; c += N) {
     auto a0 = hn::LoadU(d, x + c);
     for (int64_t r = 1; r < rows; ++r)
-      a0 = hn::Max(a0, hn::LoadU(d, x + r * ld_x + c));
-    hn::StoreU(a0, d, out + c);
+      a0 = op(a0, hn::LoadU(d, x + r * ld_x + c));
+    hn::StoreU(hn::Mul(a0, vscale), d, out + c);
   }
   for (; c < n; ++c) {
-    float m = x[c];
-    for (int64_t r = 1; r < rows; ++r) m = std::max(m, x[r * ld_x + c]);
-    out[c] = m;
+    float a = x[c];
+    for (int64_t r = 1; r < rows; ++r) a = op(a, x[r * ld_x + c]);
+    out[c] = a * scale;
   }
 }
 
@@ -185,10 +170,11 @@ HWY_INLINE void PoolBatch(const PoolArgs& a) {
             CopyRow(x, out, n);
             break;
           case 2:  // mean
-            MeanRows(x, a.ld_x, len, out, n);
+            ReduceRows(x, a.ld_x, len, 1.0f / static_cast<float>(len), out, n,
+                       SumOf());
             break;
           case 3:  // max
-            MaxRows(x, a.ld_x, len, out, n);
+            ReduceRows(x, a.ld_x, len, 1.0f, out, n, MaxOf());
             break;
           default:  // last (enc_pool checked the mode)
             CopyRow(x + (len - 1) * a.ld_x, out, n);
