@@ -244,6 +244,18 @@ std::vector<ModelSpec> enc::resolveFile(const ast::File &File,
   return FileResolver(File, Diags).resolve();
 }
 
+int64_t ModelSpec::outputWidth() const {
+  switch (Head) {
+  case HeadKind::Classifier:
+    return HeadLabels;
+  case HeadKind::Colbert:
+    return HeadColbertDim;
+  case HeadKind::None:
+    return Pool == Pooling::None ? DModel : OutputDim;
+  }
+  return DModel;
+}
+
 const SettingOrigin &ModelSpec::origin(llvm::StringRef Key) const {
   const SettingInfo *Info = findSetting(Key);
   assert(Info && "origin of an unknown setting");

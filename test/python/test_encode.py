@@ -44,6 +44,7 @@ encoder tiny_cross : tiny_mean {
 }
 encoder tiny_nli : tiny_cross { head = classifier(labels = 3); }
 encoder tiny_colbert : tiny_mean { pooling = none; head = colbert(dim = 8); }
+encoder tiny_nli_text : tiny_nli { tokenizer = "TOKENIZER"; }
 """
 
 failures = []
@@ -68,7 +69,8 @@ def main():
     os.makedirs(work, exist_ok=True)
     enc_path = os.path.join(work, "tiny.enc")
     with open(enc_path, "w") as f:
-        f.write(ENC)
+        f.write(ENC.replace("TOKENIZER", os.path.abspath(os.path.join(
+            inputs, "bert-base-uncased", "tokenizer.json"))))
     spec = ec.spec_of(enc_path, "tiny_mean")
     ec.reference.make_case(spec, 3, 1, 4, outdir=os.path.join(work, "case"))
     weights = os.path.join(work, "case", "weights.safetensors")
@@ -146,6 +148,15 @@ def heads(inputs, work, enc_path, lib, tok):
             err = input_error(lambda: m.rerank(query, docs, tokenizer=tok))
             check(err is not None and "3 labels" in str(err),
                   "rerank of a 3-label head: %s" % err)
+            # The compiled-in tokenizer's embed_text: rows of the head's
+            # width, as predict gives each text.
+            text = enc.load(lib, os.path.join(work, name, "weights.safetensors"),
+                            "tiny_nli_text")
+            rows = text.embed_text(docs)
+            want = text.predict(docs, tok)
+            check(rows.shape == (len(docs), 3) and float(np.abs(rows - want).max()) <= 1e-5,
+                  "tiny_nli_text embed_text: [%d, 3] rows == predict of each text"
+                  % len(docs))
     spec = ec.spec_of(enc_path, "tiny_colbert")
     ec.reference.make_case(spec, 5, 1, 4, outdir=os.path.join(work, "tiny_colbert"))
     cb = enc.load(lib, os.path.join(work, "tiny_colbert", "weights.safetensors"),

@@ -147,7 +147,7 @@ enc::readTokenizers(llvm::ArrayRef<ModelSpec> Specs, llvm::StringRef EncFile,
     }
     T.Bytes = (*Buffer)->getBuffer().str();
     T.MaxLen = Spec.MaxLen;
-    T.Width = Spec.Pool == Pooling::None ? Spec.DModel : Spec.OutputDim;
+    T.Width = Spec.outputWidth();
     T.Pooled = Spec.Pool != Pooling::None;
     if (check(Spec, T, Where, Diags))
       Out.push_back(std::move(T));

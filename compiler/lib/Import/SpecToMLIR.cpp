@@ -215,13 +215,10 @@ func::FuncOp Importer::function(ModuleOp Module) {
   }
   Inputs.push_back(LenTy);
   Fields.push_back("lengths");
-  const int64_t Width =
-      Spec.Head == HeadKind::Classifier ? Spec.HeadLabels : Spec.OutputDim;
-  Type Result =
-      Spec.Pool == Pooling::None
-          ? Type(activation(Spec.Head == HeadKind::Colbert ? Spec.HeadColbertDim
-                                                           : D))
-          : Type(RankedTensorType::get({Dyn, Width}, B.getF32Type()));
+  const int64_t Width = Spec.outputWidth();
+  Type Result = Spec.Pool == Pooling::None
+                    ? Type(activation(Width))
+                    : Type(RankedTensorType::get({Dyn, Width}, B.getF32Type()));
 
   B.setInsertionPointToEnd(Module.getBody());
   auto Func = B.create<func::FuncOp>(FuncLoc, Spec.Name,

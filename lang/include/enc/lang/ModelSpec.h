@@ -114,6 +114,9 @@ struct ModelSpec {
   std::vector<SettingOrigin> Origins;
   /// The origin of the setting named `Key` (d_model, positional, ...).
   const SettingOrigin &origin(llvm::StringRef Key) const;
+  /// Floats per output row (per sequence when pooled, else per token): a
+  /// head's width, else output_dim when pooled, else d_model.
+  int64_t outputWidth() const;
 };
 
 } // namespace enc
