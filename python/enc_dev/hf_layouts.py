@@ -67,7 +67,7 @@ def _bert(spec, w, p, gamma_beta, extra):
         out[p + "embeddings.token_type_embeddings.weight"] = w["embed.types"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, gamma_beta)
     _blocks(spec, w, out, p + "encoder.layer.%d.", _BERT_BLOCK, gamma_beta)
-    if "head.out.weight" in w or "head.linear.weight" in w:
+    if spec["head"]["scheme"] != "none":  # the head's tensors, not extras
         return out
     if extra:
         d = spec["d_model"]
@@ -82,7 +82,7 @@ def _distilbert(spec, w, p, extra):
     out[p + "embeddings.position_embeddings.weight"] = w["embed.positions"]
     _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, False)
     _blocks(spec, w, out, p + "transformer.layer.%d.", _DISTILBERT_BLOCK, False)
-    if "head.out.weight" in w:
+    if spec["head"]["scheme"] != "none":
         return out
     if extra:
         d = spec["d_model"]

@@ -10,6 +10,8 @@
 #include "enc/Emit/Tokenizers.h"
 
 #include "enc/ABI/ModelABI.h"
+#include "enc/ABI/RuntimeEnums.h"
+#include "enc/library.h"
 #include "enc/Dialect/EncOps.h"
 #include "enc/checkpoint_names.h"
 
@@ -189,22 +191,13 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   int64_t D = Facts.DModel, MaxLen = Facts.MaxLen, OutDim = Facts.OutDim;
   int64_t Vocab = Facts.Vocab, TypeVocab = Facts.TypeVocab;
   int64_t Arena = getArenaRowFloats(F).value_or(0);
-  PoolMode Mode = PoolMode::none;
-  bool Normalized = false;
-  F.walk([&](PoolOp P) {
-    Mode = P.getMode();
-    Normalized = P.getNormalize();
-  });
+  // The output's facts (modelFacts); the classifier op for its scores.
+  const PoolMode Mode =
+      abi::fromRuntime(static_cast<enc_pool_mode>(Facts.Pooling));
+  const bool Normalized = Facts.Normalize != 0;
+  const bool Colbert = Facts.Head == ENC_HEAD_COLBERT;
   ClassifierOp Classifier;
-  F.walk([&](ClassifierOp C) {
-    Mode = C.getMode();
-    Classifier = C;
-  });
-  bool Colbert = false;
-  F.walk([&](ColbertOp) {
-    Colbert = true;
-    Normalized = true;
-  });
+  F.walk([&](ClassifierOp C) { Classifier = C; });
   bool Gated = false;
   // Unfused (-O0) a gated FFN is a product; fused, one gated_linear.
   F.walk([&](Operation *Op) { Gated |= isa<MulOp, GatedLinearOp>(Op); });
