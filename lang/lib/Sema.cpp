@@ -250,6 +250,9 @@ int64_t ModelSpec::outputWidth() const {
     return HeadLabels;
   case HeadKind::Colbert:
     return HeadColbertDim;
+  case HeadKind::Mlm:
+  case HeadKind::Splade:
+    return Vocab;
   case HeadKind::None:
     return Pool == Pooling::None ? DModel : OutputDim;
   }

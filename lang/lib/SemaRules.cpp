@@ -409,5 +409,31 @@ void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
       noteSetting(SettingId::pooling);
     }
     return;
+  case HeadKind::Mlm:
+  case HeadKind::Splade: {
+    // mlm gives every token's logits; splade pools them (its max).
+    const bool Splade = Head == HeadKind::Splade;
+    const Pooling Want = Splade ? Pooling::Max : Pooling::None;
+    if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
+        P && static_cast<Pooling>(*P) != Want) {
+      error(R, std::string(Splade ? "splade takes the maximum over the tokens"
+                                  : "mlm gives logits per token") +
+                   ", but pooling is " +
+                   toString(static_cast<Pooling>(*P)).str() +
+                   " (write pooling = " + toString(Want).str() + ")");
+      noteSetting(SettingId::pooling);
+    } else if (auto N = Values[indexOf(SettingId::normalize)];
+               N.St == State::Done && N.Value.B) {
+      error(R, std::string(Splade ? "splade" : "mlm") +
+                   " gives term weights over the vocabulary, which normalize "
+                   "would rescale: drop normalize");
+      noteSetting(SettingId::normalize);
+    } else if (auto V = intOf(SettingId::vocab); V && *V < 1) {
+      error(R, std::string(Splade ? "splade" : "mlm") +
+                   " scores every token of the vocabulary, but vocab is 0");
+      noteSetting(SettingId::vocab);
+    }
+    return;
+  }
   }
 }

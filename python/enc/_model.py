@@ -1,7 +1,7 @@
 """enc.Model: one encoder of a library, loaded with its weights."""
 import ctypes
 import os
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -64,9 +64,12 @@ class Model:
     embeddings), ``type_vocab`` (0: no token types), ``pooling``
     (``"none"``, ``"cls"``, ``"mean"``, ``"max"`` or ``"last"``),
     ``normalize``, ``out_dim`` (floats per output row: ``d_model``, the
-    ``output_dim`` the pooled vector is cut to, or a classifier's labels)
+    ``output_dim`` the pooled vector is cut to, a classifier's labels, or
+    the vocabulary of an mlm or splade head)
     and ``head`` (``"none"``, ``"classifier"``: see :meth:`predict` and
-    :meth:`rerank`; or ``"colbert"``: see :meth:`embed_multi`).
+    :meth:`rerank`; ``"colbert"``: see :meth:`embed_multi`; ``"mlm"``:
+    logits per token, from :meth:`forward` or :meth:`embed_multi`;
+    ``"splade"``: see :meth:`embed_sparse`).
 
     :meth:`forward` may run from several Python threads at once on one model
     (it releases the GIL); :meth:`close` must not overlap it. A model is
@@ -274,6 +277,33 @@ class Model:
         items = [texts] if single else list(texts)
         rows = self._run_texts(items, tokenizer, batch_size, "text", per_token=True)
         return rows[0] if single else rows
+
+    def embed_sparse(self, texts: Union[str, Sequence[str]], tokenizer=None,
+                     batch_size: int = 32, top_k: Optional[int] = None,
+                     threshold: float = 0.0) -> Union[Dict[int, float],
+                                                      List[Dict[int, float]]]:
+        """SPLADE vectors (``head = splade``, docs/language.md#heads) in their
+        sparse form, as text-embeddings-inference's /embed_sparse gives them:
+        one ``{token_id: weight}`` per text (one dict for one str) holding
+        the weights above ``threshold``, heaviest first, at most ``top_k``
+        of them when given. Batched by length as :meth:`encode`."""
+        if self.head != "splade":
+            raise _bad("embed_sparse needs a splade head; %s has %s" % (
+                self.name, "none" if self.head == "none" else "a %s head" % self.head))
+        if top_k is not None and int(top_k) < 0:
+            raise _bad("top_k is %r; it must be at least 0" % (top_k,))
+        single = isinstance(texts, str)
+        items = [texts] if single else list(texts)
+        dense = self._run_texts(items, tokenizer, batch_size, "text")
+        out = []
+        for row in dense:
+            keep = np.flatnonzero(row > np.float32(threshold))
+            # Heaviest first; equal weights in id order (a stable sort).
+            keep = keep[np.argsort(-row[keep], kind="stable")]
+            if top_k is not None:
+                keep = keep[:int(top_k)]
+            out.append({int(i): float(row[i]) for i in keep})
+        return out[0] if single else out
 
     def _run_texts(self, inputs: list, tokenizer, batch_size: int,
                    what: str, per_token: bool = False):

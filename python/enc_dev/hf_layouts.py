@@ -154,9 +154,29 @@ _HEADS = {"bert": ("{p}pooler.dense", "classifier"),
           "distilbert": ("pre_classifier", "classifier")}
 
 
+# A masked-LM head's tensors as ...ForMaskedLM names them: (transform dense,
+# transform norm, decoder weight, decoder bias), beside the encoder.
+_MLM = {"bert": ("cls.predictions.transform.dense", "cls.predictions.transform.LayerNorm",
+                 "cls.predictions.decoder.weight", "cls.predictions.bias"),
+        "roberta": ("lm_head.dense", "lm_head.layer_norm", "lm_head.decoder.weight",
+                    "lm_head.bias"),
+        "distilbert": ("vocab_transform", "vocab_layer_norm", "vocab_projector.weight",
+                       "vocab_projector.bias"),
+        "modernbert": ("head.dense", "head.norm", "decoder.weight", "decoder.bias")}
+
+
 def _head(layout, spec, w, p, out):
     if spec["head"]["scheme"] == "colbert":  # colbert-ir: `linear` beside `bert.`
         out["linear.weight"] = w["head.linear.weight"]
+        return out
+    if spec["head"]["scheme"] in ("mlm", "splade"):
+        dense, norm, decoder, bias = _MLM[layout]
+        _lin(dense, "head.transform", w, out)
+        _ln(norm, "head.transform_norm", w, out, False)
+        # Tied to the token embeddings: saved without it, as transformers does.
+        if not np.array_equal(w["head.decoder.weight"], w["embed.tokens"]):
+            out[decoder] = w["head.decoder.weight"]
+        out[bias] = w["head.decoder.bias"]
         return out
     if spec["head"]["scheme"] != "classifier":
         return out
@@ -184,7 +204,8 @@ def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
             raise ValueError("t5 checkpoints have no family prefix")
         return _t5(spec, weights, extra)
     if layout == "modernbert":
-        return _modernbert(spec, weights, prefix, extra)
+        return _head(layout, spec, weights, prefix,
+                     _modernbert(spec, weights, prefix, extra))
     raise ValueError("unknown layout %r (expected one of %s)" % (layout, ", ".join(LAYOUTS)))
 
 

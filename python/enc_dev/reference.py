@@ -63,6 +63,8 @@ def normalize_spec(spec):
     head = dict({"scheme": head} if isinstance(head, str) else head)
     if head["scheme"] == "colbert":
         head.setdefault("dim", 128)
+    if head["scheme"] in ("mlm", "splade"):
+        head.setdefault("activation", "gelu")
     if head["scheme"] == "classifier":
         head.setdefault("labels", 2)
         head.setdefault("dense", True)
@@ -173,6 +175,14 @@ def weight_shapes(spec):
         out["head.out.bias"] = (s["head"]["labels"],)
     if s["head"]["scheme"] == "colbert":
         out["head.linear.weight"] = (s["head"]["dim"], d)
+    if s["head"]["scheme"] in ("mlm", "splade"):
+        out["head.transform.weight"] = (d, d)
+        if s["bias"]:
+            out["head.transform.bias"] = (d,)
+        for n in _norm_names("head.transform_norm", s):
+            out[n] = (d,)
+        out["head.decoder.weight"] = (s["vocab"], d)
+        out["head.decoder.bias"] = (s["vocab"],)
     return out
 
 
@@ -526,13 +536,22 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
     if spec["final_norm"]:
         x = norm(x, w, "final_norm", spec)
     valid = np.arange(S)[None, :] < lengths[:, None]             # [B,S]
-    out = pool(x, valid, lengths, spec["pooling"])
+    if spec["head"]["scheme"] in ("mlm", "splade"):
+        out = mlm(x, w, spec)
+        if spec["head"]["scheme"] == "splade":
+            # SPLADE: log(1 + relu(logits)), the maximum over valid tokens.
+            out = np.where(valid[:, :, None], np.log1p(np.maximum(out, 0.0)), 0.0)
+            out = out.max(axis=1)
+        else:
+            out = np.where(valid[:, :, None], out, 0.0)
+    else:
+        out = pool(x, valid, lengths, spec["pooling"])
     if spec["head"]["scheme"] == "classifier":
         out = classifier(out, w, spec["head"])
     elif spec["head"]["scheme"] == "colbert":
         # Each valid token projected and normalised; padding stays zero.
         out = l2_normalize(out @ w["head.linear.weight"].T)
-    elif spec["pooling"] != "none":
+    elif spec["pooling"] != "none" and spec["head"]["scheme"] == "none":
         out = out[:, :spec["output_dim"]]  # Matryoshka: the first values
     if spec["normalize"]:
         out = l2_normalize(out)
@@ -542,6 +561,14 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
     if return_probs:
         result += (np.stack(probs),)
     return result[0] if len(result) == 1 else result
+
+
+def mlm(x, w, spec):
+    """docs/language.md#heads: [B, S, d] hidden states -> [B, S, vocab]
+    logits: dense, activation, norm (the transform), then the decoder."""
+    h = _linear(x, w, "head.transform", spec)
+    h = norm(activation(h, spec["head"]["activation"]), w, "head.transform_norm", spec)
+    return h @ w["head.decoder.weight"].T + w["head.decoder.bias"]
 
 
 def classifier(p, w, head):

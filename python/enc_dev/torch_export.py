@@ -280,9 +280,12 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         o = (pr @ vv).transpose(1, 2).reshape(B, S, H * dk)
         return lin(o, p + "attn.o")
 
-    act = {"relu": F.relu, "gelu": F.gelu, "silu": F.silu,
-           "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"), "tanh": torch.tanh,
-           "quick_gelu": lambda t: t * torch.sigmoid(1.702 * t)}[s["activation"]]
+    def act_of(name):
+        return {"relu": F.relu, "gelu": F.gelu, "silu": F.silu,
+                "gelu_tanh": lambda t: F.gelu(t, approximate="tanh"), "tanh": torch.tanh,
+                "quick_gelu": lambda t: t * torch.sigmoid(1.702 * t)}[name]
+
+    act = act_of(s["activation"])
 
     def ff(t, p):
         if s["ffn"] == "gated":
@@ -302,6 +305,23 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
     if s["final_norm"]:
         x = nrm(x, "final_norm")
     x = x * keep[:, :, None]
+    head = s["head"]
+    if head["scheme"] in ("mlm", "splade"):
+        # BertLMPredictionHead (RobertaLMHead, DistilBERT's vocab_*, ModernBERT's
+        # head + decoder): transform dense, ACT2FN activation, LayerNorm, then
+        # the decoder Linear with its bias.
+        h = nrm(act_of(head["activation"])(lin(x, "head.transform")), "head.transform_norm")
+        x = F.linear(h, W["head.decoder.weight"], W["head.decoder.bias"])
+        if head["scheme"] == "splade":
+            # sentence-transformers' SpladePooling (max): log1p(relu(logits))
+            # times the attention mask, then the maximum over tokens.
+            x = torch.log1p(torch.relu(x)) * keep[:, :, None]
+            x = torch.max(x, dim=1).values
+        else:
+            x = x * keep[:, :, None]
+        if return_probs:
+            return x.detach().numpy(), torch.stack(probs).numpy()
+        return x.detach().numpy()
     if s["pooling"] == "cls":
         x = x[:, 0]
     elif s["pooling"] == "mean":
@@ -314,7 +334,6 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
     elif s["pooling"] == "last":
         # sentence-transformers' lasttoken on right padding: row len - 1.
         x = x[torch.arange(x.shape[0]), (L - 1).clamp(min=0)] * (L > 0)[:, None]
-    head = s["head"]
     if head["scheme"] == "classifier":
         # The heads as transformers writes them (torch.nn modules of the same
         # weights): BertPooler's tanh(dense) then the classifier Linear;

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Classifier and ColBERT heads (docs/language.md#heads) end to end: each encoder of
-Inputs/heads.enc is compiled, loads random weights written under its
-family's Hugging Face names (hf_layouts.py, the test oracle: the encoder
-under the family prefix, the head beside it as ...ForSequenceClassification
-names it; ColBERTv2's `linear` beside `bert.`), and its [batch, labels] (or
-[batch, seq, dim]) output is held against the float64 reference and against
-PyTorch's nn.Linear / Tanh / ReLU / GELU / sigmoid / softmax / normalize on
-the same weights, within 1e-4 * max(1, |ref|). A file without
-its output projection is refused naming the tensor. Prints one line per
-check; exits 1 if any fails.
+"""Classifier, ColBERT, masked-LM and SPLADE heads (docs/language.md#heads)
+end to end: each encoder of Inputs/heads.enc is compiled, loads random
+weights written under its family's Hugging Face names (hf_layouts.py, the
+test oracle: the encoder under the family prefix, the head beside it as
+...ForSequenceClassification / ...ForMaskedLM name it, a tied decoder left
+out as transformers saves it; ColBERTv2's `linear` beside `bert.`), and its
+output ([batch, labels], [batch, seq, dim or vocab] or SPLADE's [batch,
+vocab]) is held against the float64 reference and against PyTorch's modules
+on the same weights, within 1e-4 * max(1, |ref|); int8 by cosine >= 0.999. A
+file without the head's last tensor is refused naming it. Prints one line
+per check; exits 1 if any fails.
 
 usage: heads.py WORKDIR   (environment as in encc_case.py)
 """
@@ -34,7 +35,14 @@ BATCH, SEQ, LENGTHS = 3, 9, [9, 4, 1]
 CASES = (("bert_seq", "bert", "bert."), ("roberta_seq", "roberta", "roberta."),
          ("electra_cross", "electra", "electra."), ("distilbert_seq", "distilbert",
                                                      "distilbert."),
-         ("own_mean_linear", "enc", ""), ("colbert_v2", "bert", "bert."))
+         ("own_mean_linear", "enc", ""), ("colbert_v2", "bert", "bert."),
+         ("bert_mlm", "bert", "bert."), ("roberta_mlm", "roberta", "roberta."),
+         ("distilbert_splade", "distilbert", "distilbert."),
+         ("bert_splade", "bert", "bert."), ("modernbert_mlm", "modernbert", "model."),
+         ("own_splade_int8", "enc", ""))
+# Masked-LM heads whose checkpoint ties the decoder to the token embeddings
+# (saved without it); the others carry a decoder of their own.
+TIED = ("bert_mlm", "distilbert_splade", "modernbert_mlm")
 failures = []
 
 
@@ -42,6 +50,17 @@ def check(ok, what):
     print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
     if not ok:
         failures.append(what)
+
+
+def cosine(a, b):
+    """The smallest cosine between matching rows of a and b (zero rows: 1)."""
+    a = a.reshape(-1, a.shape[-1]).astype(np.float64)
+    b = b.reshape(-1, b.shape[-1]).astype(np.float64)
+    na, nb = np.linalg.norm(a, axis=1), np.linalg.norm(b, axis=1)
+    both = (na > 0) & (nb > 0)
+    if (both != ((na > 0) | (nb > 0))).any():
+        return 0.0
+    return float(((a[both] * b[both]).sum(1) / (na[both] * nb[both])).min(initial=1.0))
 
 
 def main():
@@ -52,11 +71,14 @@ def main():
         os.makedirs(casedir, exist_ok=True)
         spec = reference.normalize_spec(ec.spec_of(ENC, encoder))
         head = spec["head"]
-        width = head["labels"] if head["scheme"] == "classifier" else head["dim"]
+        width = {"classifier": head.get("labels"), "colbert": head.get("dim")}.get(
+            head["scheme"], spec["vocab"])
         exe = ec.build_model(ENC, encoder, casedir + ".build")
         w = reference.random_weights(spec, seed=len(encoder))
         # Round to fp32 once: every implementation reads the same values.
         w = {k: np.asarray(v, dtype=np.float32).astype(np.float64) for k, v in w.items()}
+        if encoder in TIED:
+            w["head.decoder.weight"] = w["embed.tokens"]
         rng = np.random.default_rng(5)
         tokens = rng.integers(0, spec["vocab"], size=(BATCH, SEQ)).astype(np.int32)
         types = (rng.integers(0, spec["type_vocab"], size=(BATCH, SEQ)).astype(np.int32)
@@ -74,6 +96,12 @@ def main():
         ref = reference.forward(spec, w, **inputs)
         out = ec.run_model(exe, casedir, {"batch": BATCH, "seq": SEQ, "files": files},
                            spec, ref.size).reshape(ref.shape)
+        if spec["precision"] == "int8":
+            cos = cosine(out, ref)
+            check(cos >= 0.999 and ref.shape[-1] == width,
+                  "%s (int8): %s vs float64 reference, cosine %.5f"
+                  % (encoder, list(ref.shape), cos))
+            continue
         _, rel, ok = ec.compare(out, ref)
         check(ok and ref.shape[-1] == width,
               "%s (%s names): %s vs float64 reference, rel %.2e"
@@ -82,8 +110,9 @@ def main():
         _, rel, ok = ec.compare(out, t)
         check(ok, "%s: vs torch, rel %.2e" % (encoder, rel))
         if layout != "enc":
-            head_out = [n for n in names if n.endswith("weight") and
-                        np.shape(names[n]) == (width, spec["d_model"])][-1]
+            head_out = [n for n in names if (n.endswith("weight") and
+                        np.shape(names[n]) == (width, spec["d_model"]) or
+                        n.endswith("bias") and np.shape(names[n]) == (spec["vocab"],))][-1]
             del names[head_out]
             bad = os.path.join(casedir, "no_head.safetensors")
             st.write_safetensors(bad, names, "F32")

@@ -56,7 +56,9 @@ int main(void) {
       ENC_POOL_NONE, ENC_POOL_CLS, ENC_POOL_MEAN, ENC_POOL_MAX, ENC_POOL_LAST);
   printf(
       " \"enc_head_kind\": {\"ENC_HEAD_NONE\": %d, \"ENC_HEAD_CLASSIFIER\": "
-      "%d, \"ENC_HEAD_COLBERT\": %d}}\n",
-      ENC_HEAD_NONE, ENC_HEAD_CLASSIFIER, ENC_HEAD_COLBERT);
+      "%d, \"ENC_HEAD_COLBERT\": %d, \"ENC_HEAD_MLM\": %d, "
+      "\"ENC_HEAD_SPLADE\": %d}}\n",
+      ENC_HEAD_NONE, ENC_HEAD_CLASSIFIER, ENC_HEAD_COLBERT, ENC_HEAD_MLM,
+      ENC_HEAD_SPLADE);
   return 0;
 }

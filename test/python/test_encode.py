@@ -15,7 +15,10 @@ encode) with an enc.Tokenizer, on a small encoder of BERT's vocabulary:
   three); rerank orders the passages by that score, highest first, and
   top_k keeps the first; both refuse a model whose head cannot serve them;
 - embed_multi with a ColBERT head gives each text's [tokens, 8] unit rows,
-  what forward gives it alone; a pooling model refuses it.
+  what forward gives it alone; a pooling model refuses it;
+- embed_sparse with a SPLADE head gives each text's {id: weight} of the
+  positive weights forward gives it alone, heaviest first; top_k keeps the
+  first k, threshold drops the light ones; a model without the head refuses.
 
 usage: test_encode.py TOKENIZER_INPUTS WORKDIR  (environment as in
 test/e2e/encc_case.py, PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY)
@@ -44,6 +47,7 @@ encoder tiny_cross : tiny_mean {
 }
 encoder tiny_nli : tiny_cross { head = classifier(labels = 3); }
 encoder tiny_colbert : tiny_mean { pooling = none; head = colbert(dim = 8); }
+encoder tiny_splade : tiny_mean { pooling = max; head = splade; }
 encoder tiny_nli_text : tiny_nli { tokenizer = "TOKENIZER"; }
 """
 
@@ -169,7 +173,30 @@ def heads(inputs, work, enc_path, lib, tok):
     unit = all(np.allclose(np.linalg.norm(m, axis=1), 1, atol=1e-5) for m in multi)
     check(cb.head == "colbert" and cb.out_dim == 8 and same and unit,
           "tiny_colbert embed_multi: [tokens, 8] unit rows == forward of each text alone")
+    spec = ec.spec_of(enc_path, "tiny_splade")
+    ec.reference.make_case(spec, 5, 1, 4, outdir=os.path.join(work, "tiny_splade"))
+    sp = enc.load(lib, os.path.join(work, "tiny_splade", "weights.safetensors"),
+                  "tiny_splade")
+    sparse = sp.embed_sparse(docs, tok, batch_size=3)
+    alone = [sp.forward(np.array([e.ids]), token_types=np.array([e.type_ids]))[0]
+             for e in (tok.encode(d) for d in docs)]
+    same = all(sorted(m) == list(np.flatnonzero(a > 0)) and
+               all(abs(m[i] - a[i]) <= 1e-5 for i in m) and
+               list(m.values()) == sorted(m.values(), reverse=True)
+               for m, a in zip(sparse, alone))
+    check(sp.head == "splade" and sp.out_dim == 30522 and same and len(sparse[0]) > 10,
+          "tiny_splade embed_sparse: {id: weight} == the positive weights of forward "
+          "of each text alone, heaviest first (%d terms in text 0)" % len(sparse[0]))
+    top = sp.embed_sparse(docs[0], tok, top_k=5)
+    light = sp.embed_sparse(docs[0], tok, threshold=0.5)
+    check(list(top.items()) == list(sparse[0].items())[:5] and
+          light == {i: v for i, v in sparse[0].items() if v > 0.5},
+          "tiny_splade embed_sparse top_k=5 keeps the 5 heaviest; threshold=0.5 the "
+          "weights above it (%d)" % len(light))
     plain = enc.load(lib, os.path.join(work, "case", "weights.safetensors"), "tiny_mean")
+    err = input_error(lambda: plain.embed_sparse(docs, tok))
+    check(err is not None and "splade head" in str(err), "embed_sparse without the head: %s"
+          % err)
     err = input_error(lambda: plain.embed_multi(docs, tok))
     check(err is not None and "pooling none" in str(err), "embed_multi of a pooling model: %s" % err)
     err = input_error(lambda: plain.predict(pairs, tok))

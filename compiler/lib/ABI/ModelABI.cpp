@@ -135,6 +135,22 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
     F.OutDim =
         llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
   });
+  Func->walk([&](MlmOp M) {
+    F.Pooled = 0;
+    F.Head = ENC_HEAD_MLM;
+    F.Pooling = ENC_POOL_NONE;
+    F.Normalize = 0;
+    F.OutDim =
+        llvm::cast<mlir::RankedTensorType>(M.getType()).getShape().back();
+  });
+  Func->walk([&](SpladeOp S) {
+    F.Pooled = 1;
+    F.Head = ENC_HEAD_SPLADE;
+    F.Pooling = ENC_POOL_MAX;
+    F.Normalize = 0;
+    F.OutDim =
+        llvm::cast<mlir::RankedTensorType>(S.getType()).getShape().back();
+  });
   // Every block's attention has the same width: heads * head_dim columns.
   Func->walk([&](AttentionOp A) {
     auto Q = llvm::cast<mlir::RankedTensorType>(A.getQ().getType());

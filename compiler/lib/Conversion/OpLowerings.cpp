@@ -320,12 +320,43 @@ LogicalResult ColbertOp::lowerToRuntime(EncoderLowering &E) {
 }
 
 namespace {
+/// enc.mlm and enc.splade: the decoder's runtime call, into `out`.
+template <typename DecoderOp>
+LogicalResult lowerDecoder(EncoderLowering &E, DecoderOp Op,
+                           const abi::Callee &Callee) {
+  return lowerOutput(
+      E, Op, Callee,
+      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
+        return {E.Batch,
+                E.SeqLen,
+                B.i64(width(Op.getInput()), L),
+                E.view(Op.getLengths()).Ptr,
+                X.Ptr,
+                B.i64(X.Ld, L),
+                E.view(Op.getWeight()).Ptr,
+                E.view(Op.getBias()).Ptr,
+                E.Out};
+      });
+}
+} // namespace
+
+/// The encoder's output when it gives masked-LM logits.
+LogicalResult MlmOp::lowerToRuntime(EncoderLowering &E) {
+  return lowerDecoder(E, *this, ENC_RUNTIME_CALLEE(enc_mlm));
+}
+
+/// The encoder's output when it gives SPLADE vectors.
+LogicalResult SpladeOp::lowerToRuntime(EncoderLowering &E) {
+  return lowerDecoder(E, *this, ENC_RUNTIME_CALLEE(enc_splade));
+}
+
+namespace {
 LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
   if (Op.getNumOperands() != 1 ||
-      !isa_and_nonnull<PoolOp, ClassifierOp, ColbertOp>(
+      !isa_and_nonnull<PoolOp, ClassifierOp, ColbertOp, MlmOp, SpladeOp>(
           Op.getOperand(0).getDefiningOp()))
     return Op.emitError("an encoder must return the result of enc.pool, "
-                        "enc.classifier or enc.colbert");
+                        "enc.classifier, enc.colbert, enc.mlm or enc.splade");
   E.B.create<LLVM::ReturnOp>(Op.getLoc(), E.B.i32(ENC_OK, Op.getLoc()));
   return success();
 }

@@ -28,6 +28,9 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
     return ENC_SLOT_VECTOR;
   if (isa<ColbertOp>(User))
     return ENC_SLOT_PACKED_MATRIX;
+  if (isa<MlmOp, SpladeOp>(User))
+    return Use.getOperandNumber() == 2 ? ENC_SLOT_PACKED_MATRIX
+                                       : ENC_SLOT_VECTOR;
   if (auto C = dyn_cast<ClassifierOp>(User))
     return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight()
                ? ENC_SLOT_PACKED_MATRIX

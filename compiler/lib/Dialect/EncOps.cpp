@@ -432,6 +432,34 @@ LogicalResult ColbertOp::verify() {
   return success();
 }
 
+namespace {
+/// enc.mlm and enc.splade: W [vocab, d] and b [vocab] over the input's d;
+/// the result per token (mlm) or per sequence (splade), vocab wide.
+template <typename DecoderOp>
+LogicalResult verifyDecoder(DecoderOp Op, bool PerToken) {
+  Type In = Op.getInput().getType();
+  if (failed(verifyActivation(Op, In, "input")))
+    return failure();
+  auto W = cast<RankedTensorType>(Op.getWeight().getType());
+  if (W.getRank() != 2 || W.getShape()[1] != width(In) || W.getShape()[0] < 1)
+    return Op.emitOpError() << "decoder weight is " << str(W.getShape())
+                            << ", not [vocab, " << width(In) << "]";
+  const int64_t Vocab = W.getShape()[0];
+  if (failed(verifyVector(Op, Op.getBias().getType(), Vocab, "decoder bias")))
+    return failure();
+  Type R = Op.getType();
+  if (rank(R) != (PerToken ? 3 : 2) || width(R) != Vocab)
+    return Op.emitOpError()
+           << "gives " << (PerToken ? "[batch, seq, " : "[batch, ") << Vocab
+           << "], not " << str(shape(R));
+  return success();
+}
+} // namespace
+
+LogicalResult MlmOp::verify() { return verifyDecoder(*this, true); }
+
+LogicalResult SpladeOp::verify() { return verifyDecoder(*this, false); }
+
 LogicalResult ActivationOp::verify() {
   return verifyActivation(*this, getType(), "input");
 }

@@ -111,6 +111,8 @@ bool isLinearWeight(WeightOp W) {
       return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight();
     if (isa<ColbertOp>(Use.getOwner()))
       return true;
+    if (isa<MlmOp, SpladeOp>(Use.getOwner()))
+      return Use.getOperandNumber() == 2;
     auto L = dyn_cast<LinearOp>(Use.getOwner());
     return L && Use.get() == L.getWeight();
   };
@@ -196,6 +198,8 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
       abi::fromRuntime(static_cast<enc_pool_mode>(Facts.Pooling));
   const bool Normalized = Facts.Normalize != 0;
   const bool Colbert = Facts.Head == ENC_HEAD_COLBERT;
+  const bool Mlm = Facts.Head == ENC_HEAD_MLM;
+  const bool Splade = Facts.Head == ENC_HEAD_SPLADE;
   ClassifierOp Classifier;
   F.walk([&](ClassifierOp C) { Classifier = C; });
   bool Gated = false;
@@ -263,7 +267,15 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << (Colbert ? ";\n *   each token projected to " + std::to_string(OutDim) +
                        " values (a ColBERT head, docs/language.md#heads)"
                  : std::string())
-     << (OutDim < D && !Classifier && !Colbert
+     << (Mlm ? ";\n *   each token's masked-LM logits over the vocabulary "
+               "(an mlm head, docs/language.md#heads)"
+             : "")
+     << (Splade ? ";\n *   each sequence's SPLADE term weights, the maximum "
+                  "over its tokens of\n *   log(1 + relu(logits)) (a splade "
+                  "head, docs/language.md#heads); the call\n *   also "
+                  "allocates a scratch of at most 32 MiB for the logits"
+                : "")
+     << (OutDim < D && Facts.Head == ENC_HEAD_NONE
              ? ";\n *   the pooled vector's first " + std::to_string(OutDim) +
                    " of " + std::to_string(D) + " values (output_dim)"
              : std::string())

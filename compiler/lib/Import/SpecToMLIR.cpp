@@ -394,6 +394,26 @@ func::FuncOp Importer::build(ModuleOp Module) {
                                      {Spec.HeadColbertDim, Spec.DModel},
                                      loc("head")));
     break;
+  case HeadKind::Mlm:
+  case HeadKind::Splade: {
+    // The masked-LM head: transform (dense, activation, norm) per token,
+    // then the decoder over the vocabulary.
+    Location L = loc("head");
+    const int64_t D = Spec.DModel, V = Spec.Vocab;
+    const Activation Act =
+        Spec.Head == HeadKind::Mlm ? Spec.HeadMlmAct : Spec.HeadSpladeAct;
+    Value H = B.create<ActivationOp>(
+        L, ActivationKindAttr::get(&Ctx, toDialect<ActivationKind>(Act)),
+        linear(X, "head.transform", D, D, L));
+    H = norm(H, "head.transform_norm", L);
+    Value W = weight("head.decoder.weight", {V, D}, L);
+    Value Bias = weight("head.decoder.bias", {V}, L);
+    Type R = Func.getResultTypes()[0];
+    Out = Spec.Head == HeadKind::Mlm
+              ? B.create<MlmOp>(L, R, H, Lengths, W, Bias).getResult()
+              : B.create<SpladeOp>(L, R, H, Lengths, W, Bias).getResult();
+    break;
+  }
   }
   B.create<func::ReturnOp>(loc("pooling"), Out);
   return Func;

@@ -13,6 +13,7 @@
 #include "enc/kernels/pool.h"
 #include "enc/kernels/classifier.h"
 #include "enc/kernels/colbert.h"
+#include "enc/kernels/mlm.h"
 #include "enc/kernels/elementwise.h"
 #include "enc/kernels/model.h"
 

@@ -710,3 +710,19 @@ func.func @gated_linear_weight_rank(%x: tensor<?x?x64xf32>, %w: tensor<64xf32>) 
   %0 = enc.gated_linear %x, %w : (tensor<?x?x64xf32>, tensor<64xf32>) -> tensor<?x?x32xf32>
   return %0 : tensor<?x?x32xf32>
 }
+
+// -----
+
+func.func @mlm_weight(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<50x6xf32>, %b: tensor<50xf32>) -> tensor<?x?x50xf32> {
+  // expected-error @+1 {{'enc.mlm' op decoder weight is [50, 6], not [vocab, 8]}}
+  %0 = enc.mlm %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x6xf32>, tensor<50xf32>) -> tensor<?x?x50xf32>
+  return %0 : tensor<?x?x50xf32>
+}
+
+// -----
+
+func.func @splade_result(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<50x8xf32>, %b: tensor<50xf32>) -> tensor<?x?x50xf32> {
+  // expected-error @+1 {{'enc.splade' op gives [batch, 50], not [?, ?, 50]}}
+  %0 = enc.splade %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x?x50xf32>
+  return %0 : tensor<?x?x50xf32>
+}

@@ -195,3 +195,12 @@ func.func @colbert(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<4x8xf3
   %0 = enc.colbert %x, %len, %w : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<4x8xf32>) -> tensor<?x?x4xf32>
   return %0 : tensor<?x?x4xf32>
 }
+
+// CHECK-LABEL: func.func @mlm_and_splade
+func.func @mlm_and_splade(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<50x8xf32>, %b: tensor<50xf32>) -> (tensor<?x?x50xf32>, tensor<?x50xf32>) {
+  // CHECK: enc.mlm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x?x50xf32>
+  %0 = enc.mlm %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x?x50xf32>
+  // CHECK: enc.splade %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x50xf32>
+  %1 = enc.splade %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x50xf32>
+  return %0, %1 : tensor<?x?x50xf32>, tensor<?x50xf32>
+}

@@ -420,4 +420,56 @@ def Enc_ColbertOp : Enc_Op<"colbert", !listconcat(Enc_ViewsArena, [Pure])> {
   let hasVerifier = 1;
 }
 
+def Enc_MlmOp : Enc_Op<"mlm", !listconcat(Enc_ViewsArena, [Pure])> {
+  let summary = "a masked-LM decoder: logits over the vocabulary per token";
+  let description = [{
+    The encoder's output when it gives masked-LM logits
+    (docs/language.md#heads): `W x + b` for every valid token, W [vocab,
+    d_model] (the token embeddings when the checkpoint ties them), as
+    [batch, seq, vocab] with rows i >= lengths[b] set to 0. Its input is the
+    head's transform (dense, activation, norm), built from ordinary ops.
+
+    Example:
+    ```mlir
+    %y = enc.mlm %h, %len, %w, %b
+        : (tensor<?x?x768xf32>, tensor<?xi32>, tensor<30522x768xf32>,
+           tensor<30522xf32>) -> tensor<?x?x30522xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_I32Tensor:$lengths,
+                       Enc_F32Tensor:$weight, Enc_F32Tensor:$bias);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $lengths `,` $weight `,` $bias attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_SpladeOp : Enc_Op<"splade", !listconcat(Enc_ViewsArena, [Pure])> {
+  let summary = "SPLADE term weights: max over tokens of log(1 + relu(logits))";
+  let description = [{
+    The encoder's output when it gives SPLADE vectors
+    (docs/language.md#heads): for each sequence, the maximum over its valid
+    tokens of `log(1 + relu(W x + b))`, as [batch, vocab] (0 for an empty
+    sequence). The runtime never holds the [tokens, vocab] logits: it keeps
+    the running maximum over row chunks of the decoder's GEMM.
+
+    Example:
+    ```mlir
+    %y = enc.splade %h, %len, %w, %b
+        : (tensor<?x?x768xf32>, tensor<?xi32>, tensor<30522x768xf32>,
+           tensor<30522xf32>) -> tensor<?x30522xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_I32Tensor:$lengths,
+                       Enc_F32Tensor:$weight, Enc_F32Tensor:$bias);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $lengths `,` $weight `,` $bias attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // ENC_OPS
