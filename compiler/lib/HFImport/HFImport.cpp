@@ -179,6 +179,13 @@ private:
   void need(const enc::FamilyNeed &N);
   void quirks(enc::CheckpointLayout Layout);
   void classifier(enc::CheckpointLayout Layout);
+  void maskedLM(enc::CheckpointLayout Layout);
+
+public:
+  /// The directory's modules end in SpladePooling (a SparseEncoder).
+  bool SpladeModule = false;
+
+private:
 
   void bertTypesAndPositions(bool Roberta);
   void distilbert();
@@ -393,6 +400,70 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
       "architectures: " + Arch + ", id2label");
 }
 
+/// A ...ForMaskedLM checkpoint (`architectures`), or a SparseEncoder
+/// directory (its SpladePooling module): the family's masked-LM head over
+/// every token, or SPLADE's maximum over them (docs/language.md#heads).
+void Importer::maskedLM(enc::CheckpointLayout Layout) {
+  const json::Array *Archs = Config.getArray("architectures");
+  std::string Arch;
+  for (const json::Value &A : Archs ? *Archs : json::Array())
+    if (std::optional<StringRef> S = A.getAsString();
+        S && S->ends_with("ForMaskedLM"))
+      Arch = S->str();
+  if (Arch.empty() && !SpladeModule)
+    return;
+  const std::string What =
+      SpladeModule ? std::string("modules.json: SpladePooling")
+                   : "key 'architectures' is [\"" + Arch + "\"]";
+  // The transform's activation: the blocks' (hidden_act), except where the
+  // family's head names its own.
+  std::string Act;
+  for (const Setting &S : Settings)
+    if (S.Key == "activation")
+      Act = S.Value;
+  switch (Layout) {
+  case enc::CheckpointLayout::Bert:       // BertPredictionHeadTransform
+  case enc::CheckpointLayout::DistilBert: // vocab_transform, activation
+    break;
+  case enc::CheckpointLayout::Roberta: // RobertaLMHead: gelu
+    Act = "gelu";
+    break;
+  case enc::CheckpointLayout::ModernBert: // ModernBertPredictionHead
+    if (boolean("classifier_bias", false) == true)
+      error("key 'classifier_bias' is true: encc's ModernBERT head.dense has "
+            "no bias");
+    if (boolean("decoder_bias", true) == false)
+      error("key 'decoder_bias' is false: encc's decoder has a bias");
+    if (std::optional<std::string> A =
+            string("classifier_activation", "gelu")) {
+      std::optional<StringRef> Ours = activationFor(*A);
+      if (!Ours) {
+        error("key 'classifier_activation' is \"" + *A +
+              "\", an activation encc cannot compute (it has " +
+              activationList() + ")");
+        return;
+      }
+      Act = Ours->str();
+    }
+    break;
+  case enc::CheckpointLayout::Enc:
+  case enc::CheckpointLayout::T5:
+  case enc::CheckpointLayout::Electra:
+    error(What + ": encc has no masked-LM head for this family yet");
+    return;
+  }
+  if (Act.empty())
+    Act = "gelu";
+  if (SpladeModule) {
+    set("pooling", "max", "SpladePooling: the maximum over the tokens");
+    set("head", "splade(activation = " + Act + ")",
+        "modules.json: MLMTransformer + SpladePooling");
+    return;
+  }
+  set("pooling", "none", Arch + " gives logits per token");
+  set("head", "mlm(activation = " + Act + ")", "architectures: " + Arch);
+}
+
 void Importer::bertTypesAndPositions(bool Roberta) {
   if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
     set("type_vocab", Twine(*T), "type_vocab_size");
@@ -550,6 +621,7 @@ void Importer::run(StringRef ModelType) {
       configKey(K);
   quirks(*Layout);
   classifier(*Layout);
+  maskedLM(*Layout);
   for (const enc::FamilyNeed &N : enc::familyNeeds())
     if (N.Layout == *Layout)
       need(N);
@@ -614,8 +686,36 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
     }
     StringRef T =
         Type->rsplit('.').second.empty() ? *Type : Type->rsplit('.').second;
-    if (T == "Transformer") {
+    if (T == "Transformer" || T == "MLMTransformer") {
       ST.TransformerPath = Path->str();
+    } else if (T == "SpladePooling") {
+      // sentence-transformers' SparseEncoder: log1p(relu(.)) pooled by max.
+      SmallString<256> P(Dir);
+      sys::path::append(P, *Path, "config.json");
+      std::string PName = P.str().str();
+      // Without its config.json the module's defaults: max, relu.
+      std::optional<json::Value> PV =
+          sys::fs::exists(P) ? readJSON(PName, R.Errors)
+                             : std::optional<json::Value>(json::Object());
+      const json::Object *PO = PV ? PV->getAsObject() : nullptr;
+      std::optional<StringRef> Strategy =
+          PO ? PO->getString("pooling_strategy") : std::nullopt;
+      std::optional<StringRef> Act =
+          PO ? PO->getString("activation_function") : std::nullopt;
+      if (!PO) {
+        if (PV)
+          R.Errors.push_back(PName + ": expected an object");
+      } else if (Strategy && *Strategy != "max") {
+        R.Errors.push_back(PName + ": key 'pooling_strategy' is \"" +
+                           Strategy->str() +
+                           "\": encc's SPLADE pools by the maximum only");
+      } else if (Act && *Act != "relu") {
+        R.Errors.push_back(PName + ": key 'activation_function' is \"" +
+                           Act->str() +
+                           "\": encc's SPLADE takes log(1 + relu(.)) only");
+      } else {
+        ST.Splade = true;
+      }
     } else if (T == "Normalize") {
       ST.Normalize = true;
     } else if (T == "Pooling") {
@@ -713,6 +813,7 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
         "key 'model_type' is missing (is this a Hugging Face config.json?)");
     return R;
   }
+  I.SpladeModule = Modules && Modules->Splade;
   I.run(*Type);
   if (Modules && Modules->Pooling)
     I.set("pooling", *Modules->Pooling, Modules->PoolingSource);

@@ -40,6 +40,8 @@ struct SentenceTransformersModules {
   std::optional<int64_t> TruncateDim;
   /// A colbert-ir directory's artifact.metadata `dim`: a ColBERT head.
   std::optional<int64_t> ColbertDim;
+  /// A SpladePooling module (max, relu): a SPLADE head.
+  bool Splade = false;
 };
 
 /// Imports `Path` (a directory holding config.json, or a config.json file).
