@@ -253,6 +253,8 @@ int64_t ModelSpec::outputWidth() const {
   case HeadKind::Mlm:
   case HeadKind::Splade:
     return Vocab;
+  case HeadKind::Dense:
+    return HeadDenseDim;
   case HeadKind::None:
     return Pool == Pooling::None ? DModel : OutputDim;
   }

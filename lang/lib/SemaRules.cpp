@@ -375,6 +375,11 @@ void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
                    ") must be between 1 and " + str(MaxHeadLabels));
       return;
     }
+    if (Spec.HeadNorm && !Spec.HeadDense) {
+      error(R, "a classifier's norm follows its dense layer, but dense is "
+               "false");
+      return;
+    }
     if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
         P && static_cast<Pooling>(*P) == Pooling::None) {
       error(R, "a classifier reads the pooled vector, but pooling is none "
@@ -435,5 +440,24 @@ void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
     }
     return;
   }
+  case HeadKind::Dense:
+    if (Spec.HeadDenseDim < 1 || Spec.HeadDenseDim > 65536) {
+      error(R, "dense dim (" + str(Spec.HeadDenseDim) +
+                   ") must be between 1 and 65536");
+      return;
+    }
+    if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
+        P && static_cast<Pooling>(*P) == Pooling::None) {
+      error(R, "a dense head projects the pooled vector, but pooling is none");
+      noteSetting(SettingId::pooling);
+    } else if (auto O = intOf(SettingId::output_dim),
+               D = intOf(SettingId::d_model);
+               O && D && *O != *D) {
+      error(R, "a dense head reads the whole pooled vector, but output_dim "
+               "(" +
+                   str(*O) + ") cuts it");
+      noteSetting(SettingId::output_dim);
+    }
+    return;
   }
 }

@@ -72,7 +72,7 @@ class EncoderInfo(ctypes.Structure):
 
 
 POOLINGS = ("none", "cls", "mean", "max", "last")  # enc_pool_mode
-HEADS = ("none", "classifier", "colbert", "mlm", "splade")  # enc_head_kind
+HEADS = ("none", "classifier", "colbert", "mlm", "splade", "dense")  # enc_head_kind
 
 
 class Library:

@@ -69,7 +69,8 @@ class Model:
     and ``head`` (``"none"``, ``"classifier"``: see :meth:`predict` and
     :meth:`rerank`; ``"colbert"``: see :meth:`embed_multi`; ``"mlm"``:
     logits per token, from :meth:`forward` or :meth:`embed_multi`;
-    ``"splade"``: see :meth:`embed_sparse`).
+    ``"splade"``: see :meth:`embed_sparse`; ``"dense"``: the pooled vector
+    projected, as sentence-transformers' Dense module, for :meth:`encode`).
 
     :meth:`forward` may run from several Python threads at once on one model
     (it releases the GIL); :meth:`close` must not overlap it. A model is
@@ -446,7 +447,9 @@ def load(library: Union[str, "os.PathLike[str]"],
          weights: Union[str, "os.PathLike[str]"],
          encoder: Optional[str] = None) -> Model:
     """Loads encoder `encoder` of the shared library `library` (built by
-    ``encc --emit=shared``) with the safetensors file `weights`.
+    ``encc --emit=shared``) with the safetensors file `weights`, or a model
+    directory as Hugging Face and sentence-transformers save one (its
+    model.safetensors and its Dense modules' files: docs/weights.md).
 
     `encoder` may be omitted when the library holds one encoder. The library
     is loaded once per process; each call loads the weights anew. Raises

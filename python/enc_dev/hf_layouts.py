@@ -151,7 +151,8 @@ def _modernbert(spec, w, p, extra):
 _HEADS = {"bert": ("{p}pooler.dense", "classifier"),
           "roberta": ("classifier.dense", "classifier.out_proj"),
           "electra": ("classifier.dense", "classifier.out_proj"),
-          "distilbert": ("pre_classifier", "classifier")}
+          "distilbert": ("pre_classifier", "classifier"),
+          "modernbert": ("head.dense", "classifier")}
 
 
 # A masked-LM head's tensors as ...ForMaskedLM names them: (transform dense,
@@ -169,6 +170,11 @@ def _head(layout, spec, w, p, out):
     if spec["head"]["scheme"] == "colbert":  # colbert-ir: `linear` beside `bert.`
         out["linear.weight"] = w["head.linear.weight"]
         return out
+    if spec["head"]["scheme"] == "dense":
+        # A sentence-transformers Dense module's own file, whose tensors the
+        # loader names under the module's path.
+        _lin("2_Dense/linear", "head.projection", w, out)
+        return out
     if spec["head"]["scheme"] in ("mlm", "splade"):
         dense, norm, decoder, bias = _MLM[layout]
         _lin(dense, "head.transform", w, out)
@@ -183,6 +189,8 @@ def _head(layout, spec, w, p, out):
     dense, output = _HEADS[layout]
     if "head.dense.weight" in w:
         _lin(dense.format(p=p), "head.dense", w, out)
+    if "head.norm.weight" in w:  # ModernBERT's head.norm
+        _ln("head.norm", "head.norm", w, out, False)
     _lin(output, "head.out", w, out)
     return out
 
@@ -202,7 +210,7 @@ def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
     if layout == "t5":
         if prefix:
             raise ValueError("t5 checkpoints have no family prefix")
-        return _t5(spec, weights, extra)
+        return _head(layout, spec, weights, prefix, _t5(spec, weights, extra))
     if layout == "modernbert":
         return _head(layout, spec, weights, prefix,
                      _modernbert(spec, weights, prefix, extra))

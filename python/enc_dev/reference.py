@@ -65,11 +65,16 @@ def normalize_spec(spec):
         head.setdefault("dim", 128)
     if head["scheme"] in ("mlm", "splade"):
         head.setdefault("activation", "gelu")
+    if head["scheme"] == "dense":
+        head.setdefault("dim", s["d_model"])
+        head.setdefault("activation", "tanh")
+        head.setdefault("bias", True)
     if head["scheme"] == "classifier":
         head.setdefault("labels", 2)
         head.setdefault("dense", True)
         head.setdefault("activation", "tanh")
         head.setdefault("scores", "none")
+        head.setdefault("norm", False)
     s["head"] = head
     if s["head_dim"] is None:
         if s["d_model"] % s["heads"]:
@@ -170,11 +175,19 @@ def weight_shapes(spec):
     if s["head"]["scheme"] == "classifier":
         if s["head"]["dense"]:
             out["head.dense.weight"] = (d, d)
-            out["head.dense.bias"] = (d,)
+            if s["bias"]:
+                out["head.dense.bias"] = (d,)
+        if s["head"]["norm"]:
+            for n in _norm_names("head.norm", s):
+                out[n] = (d,)
         out["head.out.weight"] = (s["head"]["labels"], d)
         out["head.out.bias"] = (s["head"]["labels"],)
     if s["head"]["scheme"] == "colbert":
         out["head.linear.weight"] = (s["head"]["dim"], d)
+    if s["head"]["scheme"] == "dense":
+        out["head.projection.weight"] = (s["head"]["dim"], d)
+        if s["head"]["bias"]:
+            out["head.projection.bias"] = (s["head"]["dim"],)
     if s["head"]["scheme"] in ("mlm", "splade"):
         out["head.transform.weight"] = (d, d)
         if s["bias"]:
@@ -546,8 +559,13 @@ def forward(spec, weights, tokens=None, token_types=None, embeddings=None, lengt
             out = np.where(valid[:, :, None], out, 0.0)
     else:
         out = pool(x, valid, lengths, spec["pooling"])
-    if spec["head"]["scheme"] == "classifier":
-        out = classifier(out, w, spec["head"])
+    if spec["head"]["scheme"] == "dense":
+        # sentence-transformers' Dense: Linear, then Tanh or Identity.
+        out = out @ w["head.projection.weight"].T + w.get("head.projection.bias", 0.0)
+        if spec["head"]["activation"] == "tanh":
+            out = np.tanh(out)
+    elif spec["head"]["scheme"] == "classifier":
+        out = classifier(out, w, spec)
     elif spec["head"]["scheme"] == "colbert":
         # Each valid token projected and normalised; padding stays zero.
         out = l2_normalize(out @ w["head.linear.weight"].T)
@@ -571,10 +589,14 @@ def mlm(x, w, spec):
     return h @ w["head.decoder.weight"].T + w["head.decoder.bias"]
 
 
-def classifier(p, w, head):
+def classifier(p, w, spec):
     """docs/language.md#heads: [B, d] pooled vectors -> [B, labels]."""
+    head = spec["head"]
     if head["dense"]:
-        p = activation(p @ w["head.dense.weight"].T + w["head.dense.bias"], head["activation"])
+        p = activation(p @ w["head.dense.weight"].T + w.get("head.dense.bias", 0.0),
+                       head["activation"])
+        if head["norm"]:
+            p = norm(p, w, "head.norm", spec)
     logits = p @ w["head.out.weight"].T + w["head.out.bias"]
     if head["scores"] == "sigmoid":
         return 1.0 / (1.0 + np.exp(-logits))

@@ -334,16 +334,29 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
     elif s["pooling"] == "last":
         # sentence-transformers' lasttoken on right padding: row len - 1.
         x = x[torch.arange(x.shape[0]), (L - 1).clamp(min=0)] * (L > 0)[:, None]
-    if head["scheme"] == "classifier":
+    if head["scheme"] == "dense":
+        # sentence-transformers' Dense module: nn.Linear, then its activation
+        # (nn.Tanh or nn.Identity).
+        lin_ = torch.nn.Linear(d, head["dim"], bias=head["bias"]).double()
+        lin_.weight.data = W["head.projection.weight"]
+        if head["bias"]:
+            lin_.bias.data = W["head.projection.bias"]
+        act_ = torch.nn.Tanh() if head["activation"] == "tanh" else torch.nn.Identity()
+        x = act_(lin_(x)).detach()
+    elif head["scheme"] == "classifier":
         # The heads as transformers writes them (torch.nn modules of the same
         # weights): BertPooler's tanh(dense) then the classifier Linear;
         # RobertaClassificationHead / ElectraClassificationHead's dense, act,
         # out_proj; DistilBERT's pre_classifier, ReLU, classifier.
         if head["dense"]:
-            dense = torch.nn.Linear(d, d).double()
-            dense.weight.data, dense.bias.data = W["head.dense.weight"], W["head.dense.bias"]
+            dense = torch.nn.Linear(d, d, bias="head.dense.bias" in W).double()
+            dense.weight.data = W["head.dense.weight"]
+            if "head.dense.bias" in W:
+                dense.bias.data = W["head.dense.bias"]
             x = {"tanh": torch.nn.Tanh(), "relu": torch.nn.ReLU(),
                  "gelu": torch.nn.GELU()}[head["activation"]](dense(x))
+            if head["norm"]:  # ModernBertPredictionHead's norm
+                x = nrm(x, "head.norm")
         out = torch.nn.Linear(d, head["labels"]).double()
         out.weight.data, out.bias.data = W["head.out.weight"], W["head.out.bias"]
         x = out(x).detach()

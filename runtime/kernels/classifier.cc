@@ -7,6 +7,7 @@
 #include <new>
 #include <vector>
 
+#include "enc/kernels/norm.h"
 #include "enc/kernels/pool.h"
 #include "src/status.h"
 
@@ -35,7 +36,8 @@ extern "C" enc_status enc_classifier(
     int32_t mode, int32_t batch, int32_t seq_len, int64_t d,
     const int32_t* lengths, const float* x, int64_t ld_x,
     const enc_packed_b* dense, const float* dense_bias, enc_activation act,
-    const enc_packed_b* out_w, const float* out_bias, int32_t scores,
+    int32_t norm_kind, const float* norm_gamma, const float* norm_beta,
+    float eps, const enc_packed_b* out_w, const float* out_bias, int32_t scores,
     float* out, int64_t ld_out) {
   using enc::Fail;
   if (mode == ENC_POOL_NONE) {
@@ -88,6 +90,11 @@ extern "C" enc_status enc_classifier(
       return s;
     }
     h = hidden.data();
+    if (norm_gamma != nullptr) {
+      if (enc_status s = enc_norm(norm_kind, batch, d, hidden.data(), d,
+                                  norm_gamma, norm_beta, eps, hidden.data(), d))
+        return s;
+    }
   }
   if (enc_status s = enc_gemm(batch, h, d, out_w, out_bias, ENC_ACT_NONE,
                               nullptr, 0, out, ld_out)) {
@@ -105,6 +112,56 @@ extern "C" enc_status enc_classifier(
         Softmax(row, labels);
         break;
     }
+  }
+  return ENC_OK;
+}
+
+extern "C" enc_status enc_dense_head(int32_t mode, int32_t normalize,
+                                     int32_t batch, int32_t seq_len, int64_t d,
+                                     const int32_t* lengths, const float* x,
+                                     int64_t ld_x, const enc_packed_b* w,
+                                     const float* bias, enc_activation act,
+                                     float* out, int64_t ld_out) {
+  using enc::Fail;
+  if (mode == ENC_POOL_NONE) {
+    return Fail(ENC_ERR_INPUT,
+                "enc_dense_head: pooling none gives no vector to project");
+  }
+  if (w == nullptr || out == nullptr) {
+    return Fail(ENC_ERR_INPUT, "enc_dense_head: %s is NULL",
+                w == nullptr ? "w" : "out");
+  }
+  const int64_t dim = enc_gemm_packed_n(w);
+  if (d < 1 || enc_gemm_packed_k(w) != d || ld_out < dim) {
+    return Fail(ENC_ERR_INPUT,
+                "enc_dense_head: w is [%lld, %lld], d is %lld, ld_out %lld",
+                (long long)dim, (long long)enc_gemm_packed_k(w), (long long)d,
+                (long long)ld_out);
+  }
+  if (batch < 0) {
+    return Fail(ENC_ERR_INPUT, "enc_dense_head: batch (%d) < 0", batch);
+  }
+  if (batch == 0) return ENC_OK;
+  std::vector<float> pooled;
+  try {
+    pooled.resize(static_cast<size_t>(batch) * d);
+  } catch (const std::bad_alloc&) {
+    return Fail(ENC_ERR_NOMEM, "enc_dense_head: out of memory");
+  }
+  if (enc_status s = enc_pool(mode, 0, batch, seq_len, d, lengths, x, ld_x,
+                              pooled.data(), d)) {
+    return s;
+  }
+  if (enc_status s = enc_gemm(batch, pooled.data(), d, w, bias, act, nullptr, 0,
+                              out, ld_out)) {
+    return s;
+  }
+  for (int32_t b = 0; normalize && b < batch; ++b) {
+    float* row = out + static_cast<int64_t>(b) * ld_out;
+    double sum = 0;
+    for (int64_t i = 0; i < dim; ++i) sum += double(row[i]) * double(row[i]);
+    const double inv = 1.0 / std::max(std::sqrt(sum), 1e-12);
+    for (int64_t i = 0; i < dim; ++i) row[i] = static_cast<float>(row[i] * inv);
   }
   return ENC_OK;
 }

@@ -217,8 +217,9 @@ enc_status ReadParts(enc_weights* w, const ResolvedSlot& r, float* dst) {
   const enc_weight_desc& d = r.d;
   for (int32_t p = 0; p < d.num_parts; ++p) {
     const PartRef& part = r.parts[p];
-    if (enc_status s =
-            enc::FileOf(w).GetRows(part.tensor, part.shape, RowsOf(r, p), dst))
+    std::string local;
+    if (enc_status s = enc::FileOf(w, part.tensor, &local)
+                           .GetRows(local, part.shape, RowsOf(r, p), dst))
       return s;
     dst += d.kind == ENC_SLOT_VECTOR ? d.rows[p] : d.rows[p] * d.cols;
   }
@@ -434,16 +435,19 @@ enc_status PackFromFile(enc_weights* w, const ResolvedSlot& r, bool* done,
   const enc_weight_desc& d = r.d;
   *done = false;
   const float* parts[3] = {nullptr, nullptr, nullptr};
+  std::string local;
   for (int32_t p = 0; p < d.num_parts; ++p) {
-    if (enc_status s = enc::FileOf(w).ViewRows(
-            r.parts[p].tensor, r.parts[p].shape, RowsOf(r, p), &parts[p]))
+    if (enc_status s =
+            enc::FileOf(w, r.parts[p].tensor, &local)
+                .ViewRows(local, r.parts[p].shape, RowsOf(r, p), &parts[p]))
       return s;
     if (parts[p] == nullptr) return ENC_OK;
   }
   *done = true;
   enc_status s = PackParts(d, parts, packed);
-  for (int32_t p = 0; p < d.num_parts; ++p)
-    enc::FileOf(w).ReleaseRows(r.parts[p].tensor, RowsOf(r, p));
+  for (int32_t p = 0; p < d.num_parts; ++p) {
+    enc::FileOf(w, r.parts[p].tensor, &local).ReleaseRows(local, RowsOf(r, p));
+  }
   return s;
 }
 

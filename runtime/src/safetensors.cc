@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "enc/kernels/weights.h"
+#include "src/model_dir.h"
 #include "src/status.h"
 
 namespace enc {
@@ -473,7 +474,8 @@ void SafeTensors::ReleaseBytes(uint64_t begin, uint64_t end) const {
 
 // The C ABI for generated code.
 struct enc_weights {
-  std::unique_ptr<enc::SafeTensors> file;
+  std::unique_ptr<enc::SafeTensors> file;  // the model's (or the only) file
+  std::vector<enc::ModuleFile> modules;    // a directory's Dense modules
 };
 
 namespace {
@@ -512,12 +514,25 @@ enc_status GetImpl(const char* fn, enc_weights* w, const char* name, int ndim,
   }
   std::vector<int64_t> s;
   if (enc_status st = ToShape(fn, ndim, shape, &s)) return st;
-  return w->file->Get(name, s, more_rows, dst);
+  std::string local;
+  return enc::FileOf(w, name, &local).Get(local, s, more_rows, dst);
 }
 }  // namespace
 
 namespace enc {
 const SafeTensors& FileOf(const enc_weights* w) { return *w->file; }
+
+const SafeTensors& FileOf(const enc_weights* w, const std::string& name,
+                          std::string* local) {
+  for (const ModuleFile& m : w->modules) {
+    if (name.compare(0, m.prefix.size(), m.prefix) == 0) {
+      *local = name.substr(m.prefix.size());
+      return *m.file;
+    }
+  }
+  *local = name;
+  return *w->file;
+}
 }  // namespace enc
 
 extern "C" enc_status enc_weights_open(const char* path, enc_weights** out) {
@@ -527,9 +542,16 @@ extern "C" enc_status enc_weights_open(const char* path, enc_weights** out) {
   if (path == nullptr)
     return enc::Fail(ENC_ERR_INPUT, "enc_weights_open: path is NULL");
   std::unique_ptr<enc::SafeTensors> file;
+  std::vector<enc::ModuleFile> modules;
   try {
-    if (enc_status s = enc::SafeTensors::Open(path, &file)) return s;
-    *out = new enc_weights{std::move(file)};
+    struct stat st;
+    if (::stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      if (enc_status s = enc::OpenModelDirectory(path, &file, &modules))
+        return s;
+    } else if (enc_status s = enc::SafeTensors::Open(path, &file)) {
+      return s;
+    }
+    *out = new enc_weights{std::move(file), std::move(modules)};
   } catch (const std::bad_alloc&) {
     return enc::Fail(ENC_ERR_NOMEM, "%s: out of memory", path);
   }
@@ -561,15 +583,20 @@ extern "C" enc_status enc_weights_view_f32(enc_weights* w, const char* name,
   *data = nullptr;
   std::vector<int64_t> s;
   if (enc_status st = ToShape(fn, ndim, shape, &s)) return st;
-  return w->file->View(name, s, data);
+  std::string local;
+  return enc::FileOf(w, name, &local).View(local, s, data);
 }
 
 extern "C" void enc_weights_release(enc_weights* w, const char* name) {
-  if (w != nullptr && name != nullptr) w->file->Release(name);
+  if (w == nullptr || name == nullptr) return;
+  std::string local;
+  enc::FileOf(w, name, &local).Release(local);
 }
 
 extern "C" int enc_weights_has(const enc_weights* w, const char* name) {
-  return w != nullptr && name != nullptr && w->file->Find(name) != nullptr;
+  if (w == nullptr || name == nullptr) return 0;
+  std::string local;
+  return enc::FileOf(w, name, &local).Find(local) != nullptr;
 }
 
 extern "C" enc_status enc_weights_shape(const enc_weights* w, const char* name,
@@ -579,10 +606,12 @@ extern "C" enc_status enc_weights_shape(const enc_weights* w, const char* name,
       (max_ndim > 0 && shape == nullptr)) {
     return enc::Fail(ENC_ERR_INPUT, "enc_weights_shape: NULL argument");
   }
-  const enc::TensorInfo* t = w->file->Find(name);
+  std::string local;
+  const enc::SafeTensors& file = enc::FileOf(w, name, &local);
+  const enc::TensorInfo* t = file.Find(local);
   if (t == nullptr) {
     return enc::Fail(ENC_ERR_WEIGHTS, "%s: tensor '%s' is missing",
-                     w->file->path().c_str(), name);
+                     file.path().c_str(), local.c_str());
   }
   *ndim = static_cast<int>(t->shape.size());
   for (int i = 0; i < max_ndim && i < *ndim; ++i) shape[i] = t->shape[i];

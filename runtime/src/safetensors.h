@@ -99,6 +99,10 @@ class SafeTensors {
 
 // The file behind a handle of enc/kernels/weights.h.
 const SafeTensors& FileOf(const enc_weights* w);
+// The file of a directory's weights that holds `name` (a Dense module's
+// for "2_Dense/...", else the model's), and the name in it.
+const SafeTensors& FileOf(const enc_weights* w, const std::string& name,
+                          std::string* local);
 
 // Exact conversions of one element (subnormals, infinities and NaNs kept).
 float HalfToFloat(uint16_t h);

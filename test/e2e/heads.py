@@ -39,7 +39,7 @@ CASES = (("bert_seq", "bert", "bert."), ("roberta_seq", "roberta", "roberta."),
          ("bert_mlm", "bert", "bert."), ("roberta_mlm", "roberta", "roberta."),
          ("distilbert_splade", "distilbert", "distilbert."),
          ("bert_splade", "bert", "bert."), ("modernbert_mlm", "modernbert", "model."),
-         ("own_splade_int8", "enc", ""))
+         ("own_splade_int8", "enc", ""), ("modernbert_seq", "modernbert", "model."))
 # Masked-LM heads whose checkpoint ties the decoder to the token embeddings
 # (saved without it); the others carry a decoder of their own.
 TIED = ("bert_mlm", "distilbert_splade", "modernbert_mlm")

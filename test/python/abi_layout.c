@@ -57,8 +57,8 @@ int main(void) {
   printf(
       " \"enc_head_kind\": {\"ENC_HEAD_NONE\": %d, \"ENC_HEAD_CLASSIFIER\": "
       "%d, \"ENC_HEAD_COLBERT\": %d, \"ENC_HEAD_MLM\": %d, "
-      "\"ENC_HEAD_SPLADE\": %d}}\n",
+      "\"ENC_HEAD_SPLADE\": %d, \"ENC_HEAD_DENSE\": %d}}\n",
       ENC_HEAD_NONE, ENC_HEAD_CLASSIFIER, ENC_HEAD_COLBERT, ENC_HEAD_MLM,
-      ENC_HEAD_SPLADE);
+      ENC_HEAD_SPLADE, ENC_HEAD_DENSE);
   return 0;
 }

@@ -40,11 +40,12 @@ TEST(Classifier, MatchesReference) {
         SCOPED_TRACE(testing::Message() << "mode " << mode << " dense "
                                         << with_dense << " scores " << scores);
         std::vector<float> out(batch * ld_out, 9.0f);
-        ASSERT_EQ(ENC_OK,
-                  enc_classifier(mode, batch, seq, d, lengths.data(), x.data(),
-                                 ld_x, with_dense ? dense.p : nullptr,
-                                 bd.data(), ENC_ACT_TANH, out_w.p, bo.data(),
-                                 scores, out.data(), ld_out))
+        ASSERT_EQ(
+            ENC_OK,
+            enc_classifier(mode, batch, seq, d, lengths.data(), x.data(), ld_x,
+                           with_dense ? dense.p : nullptr, bd.data(),
+                           ENC_ACT_TANH, ENC_NORM_LAYER, nullptr, nullptr, 0.0f,
+                           out_w.p, bo.data(), scores, out.data(), ld_out))
             << enc_last_error();
         int64_t first = 0;
         for (int b = 0; b < batch; ++b) {
@@ -101,7 +102,8 @@ TEST(Classifier, RejectsBadArguments) {
   auto call = [&](int32_t mode, int64_t d, const enc_packed_b* dense,
                   const enc_packed_b* o, int32_t scores, int64_t ld_out) {
     return enc_classifier(mode, 1, 4, d, nullptr, x.data(), 8, dense, nullptr,
-                          ENC_ACT_TANH, o, nullptr, scores, out.data(), ld_out);
+                          ENC_ACT_TANH, ENC_NORM_LAYER, nullptr, nullptr, 0.0f,
+                          o, nullptr, scores, out.data(), ld_out);
   };
   EXPECT_EQ(ENC_ERR_INPUT, call(ENC_POOL_NONE, 8, nullptr, out_w.p, 0, 3));
   EXPECT_NE(std::string(enc_last_error()).find("pooling none"),

@@ -135,6 +135,14 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
     F.OutDim =
         llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
   });
+  Func->walk([&](DenseHeadOp H) {
+    F.Pooled = 1;
+    F.Head = ENC_HEAD_DENSE;
+    F.Pooling = abi::toRuntime(H.getMode());
+    F.Normalize = H.getNormalize() ? 1 : 0;
+    F.OutDim =
+        llvm::cast<mlir::RankedTensorType>(H.getType()).getShape().back();
+  });
   Func->walk([&](MlmOp M) {
     F.Pooled = 0;
     F.Head = ENC_HEAD_MLM;

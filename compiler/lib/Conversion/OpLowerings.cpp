@@ -284,19 +284,46 @@ LogicalResult ClassifierOp::lowerToRuntime(EncoderLowering &E) {
   return lowerOutput(
       E, Op, ENC_RUNTIME_CALLEE(enc_classifier),
       [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
+        return {
+            B.i32(abi::toRuntime(Op.getMode()), L),
+            E.Batch,
+            E.SeqLen,
+            B.i64(width(Op.getInput()), L),
+            E.view(Op.getLengths()).Ptr,
+            X.Ptr,
+            B.i64(X.Ld, L),
+            E.ptrOrNull(Op.getDenseWeight(), L),
+            E.ptrOrNull(Op.getDenseBias(), L),
+            B.i32(abi::toRuntime(Op.getActivation()), L),
+            B.i32(Op.getNormKind() ? abi::toRuntime(*Op.getNormKind()) : 0, L),
+            E.ptrOrNull(Op.getNormGamma(), L),
+            E.ptrOrNull(Op.getNormBeta(), L),
+            B.f32(Op.getEps() ? Op.getEps()->convertToFloat() : 0.0f, L),
+            E.view(Op.getWeight()).Ptr,
+            E.view(Op.getBias()).Ptr,
+            B.i32(abi::toRuntime(Op.getScores()), L),
+            E.Out,
+            B.i64(width(Op.getResult()), L)};
+      });
+}
+
+/// The encoder's output when it projects the pooled vector (a Dense module).
+LogicalResult DenseHeadOp::lowerToRuntime(EncoderLowering &E) {
+  DenseHeadOp Op = *this;
+  return lowerOutput(
+      E, Op, ENC_RUNTIME_CALLEE(enc_dense_head),
+      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
         return {B.i32(abi::toRuntime(Op.getMode()), L),
+                B.i32(Op.getNormalize() ? 1 : 0, L),
                 E.Batch,
                 E.SeqLen,
                 B.i64(width(Op.getInput()), L),
                 E.view(Op.getLengths()).Ptr,
                 X.Ptr,
                 B.i64(X.Ld, L),
-                E.ptrOrNull(Op.getDenseWeight(), L),
-                E.ptrOrNull(Op.getDenseBias(), L),
-                B.i32(abi::toRuntime(Op.getActivation()), L),
                 E.view(Op.getWeight()).Ptr,
-                E.view(Op.getBias()).Ptr,
-                B.i32(abi::toRuntime(Op.getScores()), L),
+                E.ptrOrNull(Op.getBias(), L),
+                B.i32(abi::toRuntime(Op.getActivation()), L),
                 E.Out,
                 B.i64(width(Op.getResult()), L)};
       });
@@ -353,10 +380,11 @@ LogicalResult SpladeOp::lowerToRuntime(EncoderLowering &E) {
 namespace {
 LogicalResult lower(EncoderLowering &E, func::ReturnOp Op) {
   if (Op.getNumOperands() != 1 ||
-      !isa_and_nonnull<PoolOp, ClassifierOp, ColbertOp, MlmOp, SpladeOp>(
-          Op.getOperand(0).getDefiningOp()))
+      !isa_and_nonnull<PoolOp, ClassifierOp, DenseHeadOp, ColbertOp, MlmOp,
+                       SpladeOp>(Op.getOperand(0).getDefiningOp()))
     return Op.emitError("an encoder must return the result of enc.pool, "
-                        "enc.classifier, enc.colbert, enc.mlm or enc.splade");
+                        "enc.classifier, enc.dense_head, enc.colbert, enc.mlm "
+                        "or enc.splade");
   E.B.create<LLVM::ReturnOp>(Op.getLoc(), E.B.i32(ENC_OK, Op.getLoc()));
   return success();
 }

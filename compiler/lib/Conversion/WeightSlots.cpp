@@ -28,6 +28,9 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
     return ENC_SLOT_VECTOR;
   if (isa<ColbertOp>(User))
     return ENC_SLOT_PACKED_MATRIX;
+  if (auto H = dyn_cast<DenseHeadOp>(User))
+    return Use.get() == H.getWeight() ? ENC_SLOT_PACKED_MATRIX
+                                      : ENC_SLOT_VECTOR;
   if (isa<MlmOp, SpladeOp>(User))
     return Use.getOperandNumber() == 2 ? ENC_SLOT_PACKED_MATRIX
                                        : ENC_SLOT_VECTOR;

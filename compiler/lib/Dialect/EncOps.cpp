@@ -402,8 +402,25 @@ LogicalResult ClassifierOp::verify() {
     if (W.getRank() != 2 || W.getShape()[0] != D || W.getShape()[1] != D)
       return emitOpError() << "dense weight is " << str(W.getShape())
                            << ", not [" << D << ", " << D << "]";
-    if (failed(verifyVector(*this, getDenseBias().getType(), D, "dense bias")))
+    if (getDenseBias() &&
+        failed(verifyVector(*this, getDenseBias().getType(), D, "dense bias")))
       return failure();
+  } else if (getDenseBias()) {
+    return emitOpError() << "has a dense bias but no dense weight";
+  }
+  if (getNormGamma()) {
+    if (!getDenseWeight())
+      return emitOpError() << "normalises the dense layer's output, but has "
+                              "no dense layer";
+    if (!getNormKind() || !getEps())
+      return emitOpError() << "has a norm without norm_kind and eps";
+    if (failed(verifyVector(*this, getNormGamma().getType(), D, "norm gamma")))
+      return failure();
+    if (getNormBeta() &&
+        failed(verifyVector(*this, getNormBeta().getType(), D, "norm beta")))
+      return failure();
+  } else if (getNormBeta()) {
+    return emitOpError() << "has a norm beta but no norm gamma";
   }
   auto W = cast<RankedTensorType>(getWeight().getType());
   if (W.getRank() != 2 || W.getShape()[1] != D || W.getShape()[0] < 1)
@@ -415,6 +432,27 @@ LogicalResult ClassifierOp::verify() {
   Type R = getType();
   if (rank(R) != 2 || width(R) != Labels)
     return emitOpError() << "gives [batch, " << Labels << "], not "
+                         << str(shape(R));
+  return success();
+}
+
+LogicalResult DenseHeadOp::verify() {
+  Type In = getInput().getType();
+  if (failed(verifyActivation(*this, In, "input")))
+    return failure();
+  if (getMode() == PoolMode::none)
+    return emitOpError() << "projects a pooled vector: pooling none has none";
+  auto W = cast<RankedTensorType>(getWeight().getType());
+  if (W.getRank() != 2 || W.getShape()[1] != width(In) || W.getShape()[0] < 1)
+    return emitOpError() << "weight is " << str(W.getShape()) << ", not [dim, "
+                         << width(In) << "]";
+  const int64_t Dim = W.getShape()[0];
+  if (getBias() &&
+      failed(verifyVector(*this, getBias().getType(), Dim, "bias")))
+    return failure();
+  Type R = getType();
+  if (rank(R) != 2 || width(R) != Dim)
+    return emitOpError() << "gives [batch, " << Dim << "], not "
                          << str(shape(R));
   return success();
 }

@@ -111,6 +111,8 @@ bool isLinearWeight(WeightOp W) {
       return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight();
     if (isa<ColbertOp>(Use.getOwner()))
       return true;
+    if (auto H = dyn_cast<DenseHeadOp>(Use.getOwner()))
+      return Use.get() == H.getWeight();
     if (isa<MlmOp, SpladeOp>(Use.getOwner()))
       return Use.getOperandNumber() == 2;
     auto L = dyn_cast<LinearOp>(Use.getOwner());
@@ -267,6 +269,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << (Colbert ? ";\n *   each token projected to " + std::to_string(OutDim) +
                        " values (a ColBERT head, docs/language.md#heads)"
                  : std::string())
+     << (Facts.Head == ENC_HEAD_DENSE
+             ? ";\n *   the pooled vector projected to " +
+                   std::to_string(OutDim) +
+                   " values (a dense head, docs/language.md#heads)"
+             : std::string())
      << (Mlm ? ";\n *   each token's masked-LM logits over the vocabulary "
                "(an mlm head, docs/language.md#heads)"
              : "")
@@ -346,7 +353,8 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N, bool Pooled,
   std::string C = ("::" + N + "_" + Fn.Suffix).str();
   switch (Fn.Entry) {
   case ModelEntry::load:
-    OS << "  /* Loads, converts and packs the weights file (" << C << "). */\n"
+    OS << "  /* Loads, converts and packs the weights file or directory (" << C
+       << "). */\n"
        << "  explicit " << N << "(const char *weights_path) {\n"
        << "    ::enc::check(" << C << "(weights_path, &model_));\n"
        << "  }\n";

@@ -184,9 +184,10 @@ private:
 public:
   /// The directory's modules end in SpladePooling (a SparseEncoder).
   bool SpladeModule = false;
+  /// `encc import --head`: "mlm", "splade" or "".
+  std::string MaskedLMHead;
 
 private:
-
   void bertTypesAndPositions(bool Roberta);
   void distilbert();
   void t5();
@@ -370,7 +371,7 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
       Arch = S->str();
   if (Arch.empty())
     return;
-  const char *Act = nullptr;
+  std::string Act, Pooling = "cls", Extra;
   switch (Layout) {
   case enc::CheckpointLayout::Bert:    // BertPooler: tanh
   case enc::CheckpointLayout::Roberta: // RobertaClassificationHead: tanh
@@ -382,9 +383,33 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::DistilBert: // pre_classifier, ReLU
     Act = "relu";
     break;
+  case enc::CheckpointLayout::ModernBert: {
+    // ModernBertPredictionHead (dense, classifier_activation, norm) over
+    // the first token or the mean (classifier_pooling).
+    if (boolean("classifier_bias", false) == true)
+      error("key 'classifier_bias' is true: encc's ModernBERT head.dense has "
+            "no bias");
+    std::optional<std::string> A = string("classifier_activation", "gelu");
+    std::optional<StringRef> Ours = A ? activationFor(*A) : std::nullopt;
+    if (!Ours) {
+      error("key 'classifier_activation' is \"" + A.value_or("?") +
+            "\", an activation encc cannot compute (it has " +
+            activationList() + ")");
+      return;
+    }
+    Act = Ours->str();
+    std::optional<std::string> P = string("classifier_pooling", "cls");
+    if (P && *P != "cls" && *P != "mean") {
+      error("key 'classifier_pooling' is \"" + *P +
+            "\": ModernBERT pools by cls or mean");
+      return;
+    }
+    Pooling = P.value_or("cls");
+    Extra = ", norm = true";
+    break;
+  }
   case enc::CheckpointLayout::Enc:
   case enc::CheckpointLayout::T5:
-  case enc::CheckpointLayout::ModernBert:
     error("key 'architectures' is [\"" + Arch +
           "\"]: encc has no classifier head for this family yet");
     return;
@@ -394,9 +419,12 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
     Labels = static_cast<int64_t>(Id2Label->size());
   if (std::optional<int64_t> N = Config.getInteger("num_labels"))
     Labels = *N;
-  set("pooling", "cls", Arch + " classifies the first token");
+  set("pooling", Pooling,
+      Pooling == "cls" ? Arch + " classifies the first token"
+                       : "classifier_pooling: " + Pooling);
   set("head",
-      "classifier(labels = " + Twine(Labels) + ", activation = " + Act + ")",
+      "classifier(labels = " + Twine(Labels) + ", activation = " + Act + Extra +
+          ")",
       "architectures: " + Arch + ", id2label");
 }
 
@@ -410,11 +438,18 @@ void Importer::maskedLM(enc::CheckpointLayout Layout) {
     if (std::optional<StringRef> S = A.getAsString();
         S && S->ends_with("ForMaskedLM"))
       Arch = S->str();
-  if (Arch.empty() && !SpladeModule)
+  if (!SpladeModule && MaskedLMHead.empty())
+    return; // a ...ForMaskedLM checkpoint embeds as its encoder by default
+  if (Arch.empty() && !SpladeModule) {
+    error("--head " + MaskedLMHead +
+          ": key 'architectures' names no ...ForMaskedLM model, so the "
+          "checkpoint has no masked-LM head");
     return;
-  const std::string What =
-      SpladeModule ? std::string("modules.json: SpladePooling")
-                   : "key 'architectures' is [\"" + Arch + "\"]";
+  }
+  const bool Splade = SpladeModule || MaskedLMHead == "splade";
+  const std::string What = SpladeModule
+                               ? std::string("modules.json: SpladePooling")
+                               : "key 'architectures' is [\"" + Arch + "\"]";
   // The transform's activation: the blocks' (hidden_act), except where the
   // family's head names its own.
   std::string Act;
@@ -454,14 +489,15 @@ void Importer::maskedLM(enc::CheckpointLayout Layout) {
   }
   if (Act.empty())
     Act = "gelu";
-  if (SpladeModule) {
-    set("pooling", "max", "SpladePooling: the maximum over the tokens");
+  if (Splade) {
+    set("pooling", "max", "SPLADE: the maximum over the tokens");
     set("head", "splade(activation = " + Act + ")",
-        "modules.json: MLMTransformer + SpladePooling");
+        SpladeModule ? "modules.json: MLMTransformer + SpladePooling"
+                     : "--head splade on " + Arch);
     return;
   }
   set("pooling", "none", Arch + " gives logits per token");
-  set("head", "mlm(activation = " + Act + ")", "architectures: " + Arch);
+  set("head", "mlm(activation = " + Act + ")", "--head mlm on " + Arch);
 }
 
 void Importer::bertTypesAndPositions(bool Roberta) {
@@ -716,6 +752,48 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
       } else {
         ST.Splade = true;
       }
+    } else if (T == "Dense") {
+      // sentence-transformers' Dense: Linear(in, out, bias), then its
+      // activation (Tanh by default; Identity in sentence-t5).
+      SmallString<256> P(Dir);
+      sys::path::append(P, *Path, "config.json");
+      std::string PName = P.str().str();
+      std::optional<json::Value> PV = readJSON(PName, R.Errors);
+      const json::Object *PO = PV ? PV->getAsObject() : nullptr;
+      // 0 when absent (plain values: GCC misreads optionals here).
+      const int64_t In =
+          PO ? PO->getInteger("in_features").value_or(0) : int64_t(0);
+      const int64_t Out =
+          PO ? PO->getInteger("out_features").value_or(0) : int64_t(0);
+      std::optional<bool> Bias = PO ? PO->getBoolean("bias") : std::nullopt;
+      std::optional<StringRef> Act =
+          PO ? PO->getString("activation_function") : std::nullopt;
+      std::string A = !Act                          ? "tanh"
+                      : Act->ends_with(".Tanh")     ? "tanh"
+                      : Act->ends_with(".Identity") ? "identity"
+                                                    : "";
+      if (!PO) {
+        if (PV)
+          R.Errors.push_back(PName + ": expected an object");
+      } else if (In < 1 || Out < 1) {
+        R.Errors.push_back(PName + ": keys 'in_features' and 'out_features' "
+                                   "must be positive integers");
+      } else if (A.empty()) {
+        R.Errors.push_back(PName + ": key 'activation_function' is \"" +
+                           Act->str() +
+                           "\": encc's dense head has Tanh or Identity");
+      } else if (ST.Dense || ST.Normalize || !ST.Pooling) {
+        R.Errors.push_back(Name + ": module '" + Type->str() + "' (" +
+                           Path->str() +
+                           "): encc has one Dense module, after the "
+                           "Pooling and before Normalize");
+      } else {
+        ST.Dense = "dense(dim = " + std::to_string(Out) +
+                   ", activation = " + A +
+                   ", bias = " + (Bias.value_or(true) ? "true" : "false") + ")";
+        ST.DenseSource = Path->str() + "/config.json: a Dense module";
+        ST.DenseIn = In;
+      }
     } else if (T == "Normalize") {
       ST.Normalize = true;
     } else if (T == "Pooling") {
@@ -814,6 +892,7 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
     return R;
   }
   I.SpladeModule = Modules && Modules->Splade;
+  I.MaskedLMHead = Modules ? Modules->MaskedLMHead : std::string();
   I.run(*Type);
   if (Modules && Modules->Pooling)
     I.set("pooling", *Modules->Pooling, Modules->PoolingSource);
@@ -829,6 +908,15 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
                          std::to_string(*Modules->TruncateDim) +
                          ") is wider than the model's hidden size (" + S.Value +
                          ")");
+  for (const Setting &S : I.settings())
+    if (int64_t D = 0; Modules && Modules->Dense && S.Key == "d_model" &&
+                       !StringRef(S.Value).getAsInteger(10, D) &&
+                       Modules->DenseIn != D)
+      R.Errors.push_back(Modules->DenseSource + ": in_features (" +
+                         std::to_string(Modules->DenseIn) +
+                         ") is not the model's hidden size (" + S.Value + ")");
+  if (Modules && Modules->Dense)
+    I.set("head", *Modules->Dense, Modules->DenseSource);
   if (Modules && Modules->ColbertDim)
     I.set("head", "colbert(dim = " + std::to_string(*Modules->ColbertDim) + ")",
           "artifact.metadata: dim (ColBERT's projection, linear.weight)");
@@ -864,7 +952,8 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
 }
 
 enc::HFImportResult enc::importHuggingFace(const std::string &Path,
-                                           const std::string &Name) {
+                                           const std::string &Name,
+                                           const std::string &Head) {
   HFImportResult R;
   std::string Dir, ConfigPath;
   if (!sys::fs::exists(Path)) {
@@ -924,6 +1013,11 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
     sys::fs::make_absolute(Abs);
     sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
     Model = encoderNameFor(sys::path::filename(Abs).str());
+  }
+  if (!Head.empty()) {
+    if (!ST)
+      ST.emplace();
+    ST->MaskedLMHead = Head;
   }
   HFImportResult C =
       importConfig(*Config, ConfigPath, Model, ST ? &*ST : nullptr);

@@ -373,19 +373,31 @@ func::FuncOp Importer::build(ModuleOp Module) {
   case HeadKind::Classifier: {
     Location L = loc("head");
     const int64_t D = Spec.DModel, Labels = Spec.HeadLabels;
-    Value DenseW, DenseB;
+    Value DenseW, DenseB, Gamma, Beta;
     if (Spec.HeadDense) {
       DenseW = weight("head.dense.weight", {D, D}, L);
-      DenseB = weight("head.dense.bias", {D}, L);
+      if (Spec.Bias)
+        DenseB = weight("head.dense.bias", {D}, L);
+    }
+    // ModernBERT's head.norm: a norm of the blocks' kind after the activation.
+    NormKindAttr NormAttr;
+    FloatAttr Eps;
+    if (Spec.HeadNorm) {
+      Gamma = weight("head.norm.weight", {D}, L);
+      if (Spec.NormKind == NormType::LayerNorm && Spec.NormBias)
+        Beta = weight("head.norm.bias", {D}, L);
+      NormAttr = NormKindAttr::get(&Ctx, toDialect<NormKind>(Spec.NormKind));
+      Eps = B.getF32FloatAttr(static_cast<float>(Spec.Eps));
     }
     Out = B.create<ClassifierOp>(
-        L, Func.getResultTypes()[0], Mode, X, Lengths, DenseW, DenseB,
-        weight("head.out.weight", {Labels, D}, L),
+        L, Func.getResultTypes()[0], Mode, X, Lengths, DenseW, DenseB, Gamma,
+        Beta, weight("head.out.weight", {Labels, D}, L),
         weight("head.out.bias", {Labels}, L),
         ActivationKindAttr::get(
             &Ctx, Spec.HeadDense ? toDialect<ActivationKind>(Spec.HeadAct)
                                  : ActivationKind::none),
-        ScoresKindAttr::get(&Ctx, toDialect<ScoresKind>(Spec.HeadScores)));
+        ScoresKindAttr::get(&Ctx, toDialect<ScoresKind>(Spec.HeadScores)),
+        NormAttr, Eps);
     break;
   }
   case HeadKind::Colbert:
@@ -394,6 +406,19 @@ func::FuncOp Importer::build(ModuleOp Module) {
                                      {Spec.HeadColbertDim, Spec.DModel},
                                      loc("head")));
     break;
+  case HeadKind::Dense: {
+    Location L = loc("head");
+    const int64_t N = Spec.HeadDenseDim;
+    Out = B.create<DenseHeadOp>(
+        L, Func.getResultTypes()[0], Mode, X, Lengths,
+        weight("head.projection.weight", {N, Spec.DModel}, L),
+        Spec.HeadDenseBias ? weight("head.projection.bias", {N}, L) : Value(),
+        ActivationKindAttr::get(&Ctx, Spec.HeadDenseAct == DenseActivation::Tanh
+                                          ? ActivationKind::tanh
+                                          : ActivationKind::none),
+        Spec.Normalize ? B.getUnitAttr() : UnitAttr());
+    break;
+  }
   case HeadKind::Mlm:
   case HeadKind::Splade: {
     // The masked-LM head: transform (dense, activation, norm) per token,

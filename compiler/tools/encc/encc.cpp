@@ -1,7 +1,7 @@
 //===- encc.cpp - The encc driver -----------------------------------------===//
 //
 // encc FILE [-o OUT] [--emit=ast|spec|mlir|mlir-opt|llvm|asm|obj] ...
-// encc import DIR_OR_CONFIG [-o model.enc] [--name NAME]
+// encc import DIR_OR_CONFIG [-o model.enc] [--name NAME] [--head mlm|splade]
 //
 // The --emit ladder follows the data: the syntax tree, the resolved
 // settings, the enc dialect as imported, after optimisation, LLVM IR,
@@ -128,6 +128,12 @@ cl::opt<std::string> ImportOutput("o",
 cl::opt<std::string> ImportName(
     "name", cl::desc("The encoder's name (default: from the directory)"),
     cl::value_desc("name"), cl::sub(ImportCommand), cl::cat(EnccCategory));
+cl::opt<std::string> ImportHead(
+    "head",
+    cl::desc("On a ...ForMaskedLM checkpoint: its masked-LM head (mlm) or "
+             "SPLADE over it (splade); by default it imports as its encoder"),
+    cl::value_desc("mlm|splade"), cl::sub(ImportCommand),
+    cl::cat(EnccCategory));
 
 enum class ColorChoice { Auto, Always, Never };
 // Registered as "encc-color" and renamed "color" in main(), once LLVM's own
@@ -458,7 +464,13 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
 /// encc import: the .enc text on stdout or in -o; errors name the file and
 /// the key (exit 1), warnings flag keys not known to be harmless.
 int runImport() {
-  enc::HFImportResult R = enc::importHuggingFace(ImportPath, ImportName);
+  if (!ImportHead.empty() && ImportHead != "mlm" && ImportHead != "splade") {
+    WithColor::error(errs(), "encc")
+        << "--head is '" << ImportHead << "': expected mlm or splade\n";
+    return 1;
+  }
+  enc::HFImportResult R =
+      enc::importHuggingFace(ImportPath, ImportName, ImportHead);
   for (const std::string &W : R.Warnings)
     WithColor::warning(errs(), "encc") << W << '\n';
   if (!R.Errors.empty()) {

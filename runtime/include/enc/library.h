@@ -23,8 +23,10 @@ typedef enum {
   ENC_HEAD_NONE = 0,
   ENC_HEAD_CLASSIFIER = 1,
   ENC_HEAD_COLBERT = 2,
-  ENC_HEAD_MLM = 3,   /* logits over the vocabulary per token */
-  ENC_HEAD_SPLADE = 4 /* term weights over the vocabulary per sequence */
+  ENC_HEAD_MLM = 3,    /* logits over the vocabulary per token */
+  ENC_HEAD_SPLADE = 4, /* term weights over the vocabulary per sequence */
+  ENC_HEAD_DENSE = 5   /* the pooled vector projected (sentence-transformers'
+                          Dense module) */
 } enc_head_kind;
 
 /* One encoder of the library: what `NAME_*` in its generated header says. */

@@ -726,3 +726,19 @@ func.func @splade_result(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<
   %0 = enc.splade %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x?x50xf32>
   return %0 : tensor<?x?x50xf32>
 }
+
+// -----
+
+func.func @dense_head_unpooled(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<6x8xf32>) -> tensor<?x6xf32> {
+  // expected-error @+1 {{'enc.dense_head' op projects a pooled vector: pooling none has none}}
+  %0 = enc.dense_head none %x, %len, %w : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>) -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}
+
+// -----
+
+func.func @dense_head_bias(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<6x8xf32>, %b: tensor<5xf32>) -> tensor<?x6xf32> {
+  // expected-error @+1 {{'enc.dense_head' op bias}}
+  %0 = enc.dense_head cls %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>, tensor<5xf32>) -> tensor<?x6xf32>
+  return %0 : tensor<?x6xf32>
+}

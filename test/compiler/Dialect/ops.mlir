@@ -182,8 +182,8 @@ func.func @pooling_v3(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> (tensor<?x8
 
 // CHECK-LABEL: func.func @classifier
 func.func @classifier(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wd: tensor<8x8xf32>, %bd: tensor<8xf32>, %wo: tensor<3x8xf32>, %bo: tensor<3xf32>) -> (tensor<?x3xf32>, tensor<?x3xf32>) {
-  // CHECK: enc.classifier cls %{{.*}}, %{{.*}} dense(%{{.*}}, %{{.*}}) out(%{{.*}}, %{{.*}}) {activation = #enc<activation tanh>, scores = #enc<scores softmax>}
-  %0 = enc.classifier cls %x, %len dense(%wd, %bd) out(%wo, %bo) {activation = #enc<activation tanh>, scores = #enc<scores softmax>} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<8x8xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  // CHECK: enc.classifier cls %{{.*}}, %{{.*}} dense(%{{.*}}) dense_bias(%{{.*}}) out(%{{.*}}, %{{.*}}) {activation = #enc<activation tanh>, scores = #enc<scores softmax>}
+  %0 = enc.classifier cls %x, %len dense(%wd) dense_bias(%bd) out(%wo, %bo) {activation = #enc<activation tanh>, scores = #enc<scores softmax>} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<8x8xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
   // CHECK: enc.classifier mean %{{.*}}, %{{.*}} out(%{{.*}}, %{{.*}}) :
   %1 = enc.classifier mean %x, %len out(%wo, %bo) : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
   return %0, %1 : tensor<?x3xf32>, tensor<?x3xf32>
@@ -203,4 +203,20 @@ func.func @mlm_and_splade(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor
   // CHECK: enc.splade %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x50xf32>
   %1 = enc.splade %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<50x8xf32>, tensor<50xf32>) -> tensor<?x50xf32>
   return %0, %1 : tensor<?x?x50xf32>, tensor<?x50xf32>
+}
+
+// CHECK-LABEL: func.func @dense_head
+func.func @dense_head(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tensor<6x8xf32>, %b: tensor<6xf32>) -> (tensor<?x6xf32>, tensor<?x6xf32>) {
+  // CHECK: enc.dense_head cls %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {activation = #enc<activation tanh>, normalize} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>, tensor<6xf32>) -> tensor<?x6xf32>
+  %0 = enc.dense_head cls %x, %len, %w, %b {activation = #enc<activation tanh>, normalize} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>, tensor<6xf32>) -> tensor<?x6xf32>
+  // CHECK: enc.dense_head mean %{{.*}}, %{{.*}}, %{{.*}} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>) -> tensor<?x6xf32>
+  %1 = enc.dense_head mean %x, %len, %w : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>) -> tensor<?x6xf32>
+  return %0, %1 : tensor<?x6xf32>, tensor<?x6xf32>
+}
+
+// CHECK-LABEL: func.func @classifier_norm
+func.func @classifier_norm(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wd: tensor<8x8xf32>, %g: tensor<8xf32>, %wo: tensor<3x8xf32>, %bo: tensor<3xf32>) -> tensor<?x3xf32> {
+  // CHECK: enc.classifier mean %{{.*}}, %{{.*}} dense(%{{.*}}) norm(%{{.*}}) out(%{{.*}}, %{{.*}}) {activation = #enc<activation gelu>, eps = 9.99999974E-6 : f32, norm_kind = #enc<norm_kind layernorm>}
+  %0 = enc.classifier mean %x, %len dense(%wd) norm(%g) out(%wo, %bo) {activation = #enc<activation gelu>, norm_kind = #enc<norm_kind layernorm>, eps = 1.0e-5 : f32} : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<8x8xf32>, tensor<8xf32>, tensor<3x8xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
 }

@@ -364,12 +364,14 @@ def Enc_ClassifierOp : Enc_Op<"classifier",
     pooled vector p of each sequence (as enc.pool), then
     `h = act(p Wd^T + bd)` when a dense layer is given (else h = p), then
     `logits = h Wo^T + bo`, [batch, labels]; `scores` applies sigmoid to each
-    logit or softmax over them. The runtime runs both projections as GEMMs
-    over weights packed at load, in the encoder's precision.
+    logit or softmax over them. With `norm` (ModernBERT), h is normalised
+    (`norm_kind`, gamma, optional beta, `eps`) after the activation; the dense
+    bias is optional. The runtime runs both projections as GEMMs over weights
+    packed at load, in the encoder's precision.
 
     Example:
     ```mlir
-    %y = enc.classifier cls %x, %len dense(%wd, %bd) out(%wo, %bo)
+    %y = enc.classifier cls %x, %len dense(%wd) dense_bias(%bd) out(%wo, %bo)
         {activation = #enc<activation tanh>, scores = #enc<scores none>}
         : (tensor<?x?x768xf32>, tensor<?xi32>, tensor<768x768xf32>,
            tensor<768xf32>, tensor<2x768xf32>, tensor<2xf32>)
@@ -380,15 +382,20 @@ def Enc_ClassifierOp : Enc_Op<"classifier",
                        Enc_I32Tensor:$lengths,
                        Optional<Enc_F32Tensor>:$dense_weight,
                        Optional<Enc_F32Tensor>:$dense_bias,
+                       Optional<Enc_F32Tensor>:$norm_gamma,
+                       Optional<Enc_F32Tensor>:$norm_beta,
                        Enc_F32Tensor:$weight, Enc_F32Tensor:$bias,
                        DefaultValuedAttr<Enc_ActivationAttr,
                                          "::enc::ActivationKind::none">:$activation,
                        DefaultValuedAttr<Enc_ScoresAttr,
-                                         "::enc::ScoresKind::none">:$scores);
+                                         "::enc::ScoresKind::none">:$scores,
+                       OptionalAttr<Enc_NormKindAttr>:$norm_kind,
+                       OptionalAttr<F32Attr>:$eps);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
     custom<PoolMode>($mode) $input `,` $lengths
-    (`dense` `(` $dense_weight^ `,` $dense_bias `)`)?
+    (`dense` `(` $dense_weight^ `)`)? (`dense_bias` `(` $dense_bias^ `)`)?
+    (`norm` `(` $norm_gamma^ `)`)? (`norm_beta` `(` $norm_beta^ `)`)?
     `out` `(` $weight `,` $bias `)` attr-dict
     `:` functional-type(operands, results)
   }];
@@ -416,6 +423,38 @@ def Enc_ColbertOp : Enc_Op<"colbert", !listconcat(Enc_ViewsArena, [Pure])> {
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
     $input `,` $lengths `,` $weight attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Enc_DenseHeadOp : Enc_Op<"dense_head",
+    !listconcat(Enc_ViewsArena, [Pure])> {
+  let summary = "a projection of the pooled vector (a Dense module)";
+  let description = [{
+    The encoder's output when it projects its pooled vector
+    (docs/language.md#heads), as sentence-transformers' Dense module:
+    `act(W p + b)` with p the pooling of each sequence, W [dim, d_model], b
+    [dim] (optional), act identity (`none`) or tanh; then, with `normalize`,
+    each row divided by max(its L2 norm, 1e-12).
+
+    Example:
+    ```mlir
+    %y = enc.dense_head cls %x, %len, %w, %b {activation = #enc<activation tanh>, normalize}
+        : (tensor<?x?x768xf32>, tensor<?xi32>, tensor<768x768xf32>,
+           tensor<768xf32>) -> tensor<?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_PoolModeAttr:$mode, Enc_F32Tensor:$input,
+                       Enc_I32Tensor:$lengths, Enc_F32Tensor:$weight,
+                       Optional<Enc_F32Tensor>:$bias,
+                       DefaultValuedAttr<Enc_ActivationAttr,
+                                         "::enc::ActivationKind::none">:$activation,
+                       UnitAttr:$normalize);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    custom<PoolMode>($mode) $input `,` $lengths `,` $weight (`,` $bias^)?
+    attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -42,12 +42,23 @@ struct SentenceTransformersModules {
   std::optional<int64_t> ColbertDim;
   /// A SpladePooling module (max, relu): a SPLADE head.
   bool Splade = false;
+  /// A Dense module after the pooling: `dense(dim = ..., ...)`, and the
+  /// comment beside it.
+  std::optional<std::string> Dense;
+  std::string DenseSource;
+  int64_t DenseIn = 0; ///< its in_features, which must be the hidden size
+  /// `encc import --head`: "mlm" or "splade" on a ...ForMaskedLM
+  /// checkpoint (which otherwise imports as its encoder, as AutoModel and
+  /// text-embeddings-inference load it); "" for none.
+  std::string MaskedLMHead;
 };
 
 /// Imports `Path` (a directory holding config.json, or a config.json file).
 /// `Name` is the encoder name; empty derives one from the directory.
+/// `Head` is `--head`: "", "mlm" or "splade".
 HFImportResult importHuggingFace(const std::string &Path,
-                                 const std::string &Name);
+                                 const std::string &Name,
+                                 const std::string &Head = "");
 
 /// Imports one parsed config.json as encoder `Name`; `ConfigName` is how
 /// messages and the header comment name it. `Modules`, when given, adds the
