@@ -230,6 +230,14 @@ class Model:
             out /= np.maximum(norms, np.float32(1e-12))
         return out[0] if single else out
 
+    def embed(self, texts: Union[str, Sequence[str]], tokenizer=None,
+              batch_size: int = 32) -> np.ndarray:
+        """Texts to the model's pooled rows, as text-embeddings-inference's
+        /embed returns them (normalised when the model's ``normalize``
+        says so, a head's output when it has one): :meth:`encode` with the
+        given tokenizer, or the one compiled into the model."""
+        return self.encode(texts, tokenizer, batch_size)
+
     def predict(self, pairs: Sequence[Union[str, Tuple[str, str]]],
                 tokenizer=None, batch_size: int = 32) -> np.ndarray:
         """What a classifier head (``head = classifier(...)``,

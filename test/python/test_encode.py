@@ -95,6 +95,8 @@ def main():
           "encode: shape %s %s" % (got.shape, got.dtype))
     check(diff <= 1e-5 * max(1.0, float(np.abs(alone).max())),
           "encode == forward of each text alone (max |diff| %.2e)" % diff)
+    check(np.array_equal(m.embed(texts, tok, batch_size=8), got),
+          "embed (text-embeddings-inference's name) == encode")
     unit = m.encode(texts, tok, batch_size=8, normalize_embeddings=True)
     norms = np.linalg.norm(unit, axis=1)
     cos = np.sum(unit * alone, axis=1) / np.linalg.norm(alone, axis=1)
