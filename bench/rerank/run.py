@@ -16,7 +16,6 @@ own inner rounds; the ratio is taken per pair and its median printed.
   /usr/bin/python3 bench/rerank/run.py [--build build] [--threads 1]
       [--precision fp32|int8] [--passages 32] [--rounds 5] [--inner 10]
 """
-import json
 import os
 import random
 import re
@@ -31,7 +30,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench", "text_embed"))
-from enc_dev import reference, safetensors_io  # noqa: E402
 import run as text_embed  # noqa: E402
 
 ENC = os.path.join(ROOT, "bench", "models", "cross_minilm.enc")
@@ -78,29 +76,9 @@ def main():
                           os.path.join(a.build, "lib", "libenc_tokenizer.so"))
     work = os.path.join(a.build, "bench-rerank")
     os.makedirs(work, exist_ok=True)
-    encc = os.path.join(a.build, "bin", "encc")
     encoder = "cross_minilm" if a.precision == "fp32" else "cross_minilm_int8"
-    spec = json.loads(subprocess.run([encc, ENC, "--emit=spec", "--encoder=" + encoder],
-                                     check=True, capture_output=True,
-                                     text=True).stdout)["encoders"][0]
-    spec = reference.normalize_spec(spec)
-    lib = os.path.join(work, "lib%s.so" % encoder)
-    subprocess.run([encc, ENC, "--encoder=" + encoder, "--emit=shared", "-o", lib], check=True)
-    weights_path = os.path.join(work, "weights.safetensors")
-    onnx_path = os.path.join(work, "model.onnx")
-    weights = reference.random_weights(spec, seed=0)
-    stored = safetensors_io.write_safetensors(weights_path, weights, "F32")
-    ids = torch.ones(2, 7, dtype=torch.int64)
-    torch.onnx.export(CrossEncoder(spec, stored), (ids, torch.ones_like(ids), torch.zeros_like(ids)),
-                      onnx_path, input_names=["input_ids", "attention_mask", "token_type_ids"],
-                      output_names=["logits"], opset_version=14,
-                      dynamic_axes={n: {0: "batch", 1: "seq"} for n in
-                                    ("input_ids", "attention_mask", "token_type_ids")}
-                      | {"logits": {0: "batch"}})
-    if a.precision == "int8":
-        q = os.path.join(work, "model_int8.onnx")
-        subprocess.run([PY, os.path.join(ROOT, "bench", "ort_int8.py"), onnx_path, q], check=True)
-        onnx_path = q
+    spec, lib, weights_path, onnx_path = text_embed.peer_model(
+        a.build, ENC, encoder, work, CrossEncoder, "logits", a.precision)
     tpath = os.path.join(work, "texts.txt")
     docs = passages(a.passages)
     with open(tpath, "w") as f:

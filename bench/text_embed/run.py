@@ -97,6 +97,46 @@ def peer_arguments(doc, inner):
     return ap
 
 
+def export_ids_model(model, path, output):
+    """torch.onnx.export of `model`, a module of (input_ids, attention_mask,
+    token_type_ids) with a dynamic batch and length, whose output `output`
+    has a dynamic batch."""
+    ids = torch.ones(2, 7, dtype=torch.int64)
+    torch.onnx.export(model, (ids, torch.ones_like(ids), torch.zeros_like(ids)), path,
+                      input_names=["input_ids", "attention_mask", "token_type_ids"],
+                      output_names=[output], opset_version=14,
+                      dynamic_axes={n: {0: "batch", 1: "seq"} for n in
+                                    ("input_ids", "attention_mask", "token_type_ids")}
+                      | {output: {0: "batch"}})
+
+
+def peer_model(build, enc_path, encoder, work, module, output, precision):
+    """The two sides of a head benchmark on one set of random weights:
+    encoder `encoder` of `enc_path` compiled as a shared library, its
+    weights written as F32 safetensors, and module(spec, weights) exported
+    to ONNX (quantized by bench/ort_int8.py for int8). Returns (spec,
+    library, weights path, onnx path)."""
+    encc = os.path.join(build, "bin", "encc")
+    spec = json.loads(subprocess.run([encc, enc_path, "--emit=spec", "--encoder=" + encoder],
+                                     check=True, capture_output=True,
+                                     text=True).stdout)["encoders"][0]
+    spec = reference.normalize_spec(spec)
+    lib = os.path.join(work, "lib%s.so" % encoder)
+    subprocess.run([encc, enc_path, "--encoder=" + encoder, "--emit=shared", "-o", lib],
+                   check=True)
+    weights_path = os.path.join(work, "weights.safetensors")
+    onnx_path = os.path.join(work, "model.onnx")
+    stored = safetensors_io.write_safetensors(
+        weights_path, reference.random_weights(spec, seed=0), "F32")
+    export_ids_model(module(spec, stored), onnx_path, output)
+    if precision == "int8":
+        q = os.path.join(work, "model_int8.onnx")
+        subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench", "ort_int8.py"),
+                        onnx_path, q], check=True)
+        onnx_path = q
+    return spec, lib, weights_path, onnx_path
+
+
 def ensure_node_peer():
     """onnxruntime-node in bench/node, from its lock file."""
     node_dir = os.path.join(ROOT, "bench", "node")
@@ -121,14 +161,7 @@ def main():
     onnx_path = os.path.join(work, "model.onnx")
     weights = reference.random_weights(spec, seed=0)
     stored = safetensors_io.write_safetensors(weights_path, weights, "F32")
-    model = IdsEncoder(spec, stored)
-    ids = torch.ones(2, 7, dtype=torch.int64)
-    torch.onnx.export(model, (ids, torch.ones_like(ids), torch.zeros_like(ids)), onnx_path,
-                      input_names=["input_ids", "attention_mask", "token_type_ids"],
-                      output_names=["embedding"], opset_version=14,
-                      dynamic_axes={n: {0: "batch", 1: "seq"} for n in
-                                    ("input_ids", "attention_mask", "token_type_ids")}
-                      | {"embedding": {0: "batch"}})
+    export_ids_model(IdsEncoder(spec, stored), onnx_path, "embedding")
     qpath = os.path.join(work, "queries.txt")
     with open(qpath, "w") as f:
         f.write("\n".join(queries(a.texts)) + "\n")

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "src/layout.h"
 #include "src/status.h"
@@ -55,20 +54,7 @@ extern "C" enc_status enc_colbert(int32_t batch, int32_t seq_len, int64_t d,
                               0, out, dim)) {
     return s;
   }
-  // Packed row first(b) + i goes to b * seq_len + i >= it: moving the last
-  // sequence's last row first never overwrites a row not yet moved.
-  int64_t first = rows;
-  for (int32_t b = batch - 1; b >= 0; --b) {
-    const int64_t len = lengths ? lengths[b] : seq_len;
-    first -= len;
-    float* seq = out + static_cast<int64_t>(b) * seq_len * dim;
-    for (int64_t i = len - 1; i >= 0; --i) {
-      float* dst = seq + i * dim;
-      const float* src = out + (first + i) * dim;
-      if (dst != src) std::memmove(dst, src, sizeof(float) * dim);
-      NormalizeRow(dst, dim);
-    }
-    std::fill(seq + len * dim, seq + static_cast<int64_t>(seq_len) * dim, 0.0f);
-  }
+  enc::UnpackRowsInPlace(batch, seq_len, lengths, dim, out,
+                         [dim](float* row) { NormalizeRow(row, dim); });
   return ENC_OK;
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
@@ -75,21 +74,7 @@ extern "C" enc_status enc_mlm(int32_t batch, int32_t seq_len, int64_t d,
                               out, vocab)) {
     return s;
   }
-  // Packed row first(b) + i goes to b * seq_len + i >= it: moving the last
-  // sequence's last row first never overwrites a row not yet moved.
-  int64_t first = rows;
-  for (int32_t b = batch - 1; b >= 0; --b) {
-    const int64_t len = lengths ? lengths[b] : seq_len;
-    first -= len;
-    float* seq = out + static_cast<int64_t>(b) * seq_len * vocab;
-    for (int64_t i = len - 1; i >= 0; --i) {
-      float* dst = seq + i * vocab;
-      const float* src = out + (first + i) * vocab;
-      if (dst != src) std::memmove(dst, src, sizeof(float) * vocab);
-    }
-    std::fill(seq + len * vocab, seq + static_cast<int64_t>(seq_len) * vocab,
-              0.0f);
-  }
+  enc::UnpackRowsInPlace(batch, seq_len, lengths, vocab, out, [](float*) {});
   return ENC_OK;
 }
 
