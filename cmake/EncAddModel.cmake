@@ -5,7 +5,9 @@
 # ${CMAKE_CURRENT_BINARY_DIR}/enc_models/<stem>), adds the object to
 # <target>, puts the header on its include path and links the encc runtime,
 # like add_halide_library. <stem> defaults to the .enc file's name;
-# ENCODER restricts the object to one encoder of the file.
+# ENCODER restricts the object to one encoder of the file. The rule also
+# depends on the tokenizer files the .enc compiles in (encc --depfile), so
+# editing one rebuilds the model.
 #
 #   find_package(enc REQUIRED)
 #   add_executable(app main.c)
@@ -53,8 +55,9 @@ function(enc_add_model target enc_file)
       COMMAND "${CMAKE_COMMAND}" -E env "CXX=${CMAKE_CXX_COMPILER}"
               $<TARGET_FILE:enc::encc> "${source}" --emit=shared -o "${library}"
               --header "${header}" "--runtime-lib=$<TARGET_FILE:enc::runtime>"
-              ${options}
+              --depfile "${out_dir}/lib${stem}.d" ${options}
       DEPENDS "${source}" enc::encc enc::runtime
+      DEPFILE "${out_dir}/lib${stem}.d"
       COMMENT "encc ${enc_file} -> lib${stem}.so, ${stem}.h"
       VERBATIM)
     add_custom_target(${target} ALL DEPENDS "${library}" "${header}")
@@ -65,8 +68,10 @@ function(enc_add_model target enc_file)
   add_custom_command(
     OUTPUT "${object}" "${header}"
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
-    COMMAND enc::encc "${source}" -o "${object}" --header "${header}" ${options}
+    COMMAND enc::encc "${source}" -o "${object}" --header "${header}"
+            --depfile "${out_dir}/${stem}.d" ${options}
     DEPENDS "${source}" enc::encc
+    DEPFILE "${out_dir}/${stem}.d"
     COMMENT "encc ${enc_file} -> ${stem}.o, ${stem}.h"
     VERBATIM)
   set_source_files_properties("${object}" PROPERTIES EXTERNAL_OBJECT TRUE

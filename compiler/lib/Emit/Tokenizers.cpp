@@ -23,11 +23,12 @@ namespace {
 /// the config says false, as in transformers) goes into the name, which
 /// enc_tokenizer_open_memory reads (".cased.txt": not lowercased).
 bool compiledVocabName(llvm::StringRef Path, std::string &Name,
-                       std::string &Why) {
+                       std::string &Why, std::vector<std::string> &Files) {
   llvm::SmallString<256> Config = llvm::sys::path::parent_path(Path);
   llvm::sys::path::append(Config, "tokenizer_config.json");
   bool Lower = true;
   if (llvm::sys::fs::exists(Config)) {
+    Files.push_back(Config.str().str());
     auto Buffer = llvm::MemoryBuffer::getFile(Config);
     if (!Buffer) {
       Why = "cannot read '" + Config.str().str() +
@@ -134,7 +135,7 @@ enc::readTokenizers(llvm::ArrayRef<ModelSpec> Specs, llvm::StringRef EncFile,
     T.Name = llvm::sys::path::filename(Path).str();
     std::string Why;
     if (llvm::StringRef(T.Name).ends_with(".txt") &&
-        !compiledVocabName(Path, T.Name, Why)) {
+        !compiledVocabName(Path, T.Name, Why, T.Files)) {
       Diags.error(Where, Why);
       continue;
     }
@@ -146,6 +147,7 @@ enc::readTokenizers(llvm::ArrayRef<ModelSpec> Specs, llvm::StringRef EncFile,
       continue;
     }
     T.Bytes = (*Buffer)->getBuffer().str();
+    T.Files.push_back(Path.str().str());
     T.MaxLen = Spec.MaxLen;
     T.Width = Spec.outputWidth();
     T.Pooled = Spec.Pool != Pooling::None;

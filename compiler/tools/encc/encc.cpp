@@ -73,6 +73,12 @@ cl::opt<std::string>
     HeaderFile("header",
                cl::desc("Write the C header to <file> (default: beside -o)"),
                cl::value_desc("file"), cl::cat(EnccCategory));
+cl::opt<std::string> DepFile(
+    "depfile",
+    cl::desc("With an object or library: also write a Makefile-style "
+             "depfile to <file>, the output depending on the .enc and the "
+             "tokenizer files it compiles in"),
+    cl::value_desc("file"), cl::cat(EnccCategory));
 cl::opt<EmitKind> Emit(
     "emit", cl::desc("The stage to stop at and write"),
     cl::values(
@@ -377,6 +383,43 @@ void applyColor() {
   WithColor::setAutoDetectFunction(colorFor);
 }
 
+/// A path as a Makefile rule spells it: spaces and '#' escaped, '$' doubled.
+std::string makeEscaped(StringRef Path) {
+  std::string S;
+  for (char C : Path) {
+    if (C == ' ' || C == '#')
+      S += '\\';
+    if (C == '$')
+      S += '$';
+    S += C;
+  }
+  return S;
+}
+
+/// --depfile: `OutPath: <the .enc> <each tokenizer file read>`, so that a
+/// build system (CMake's DEPFILE, ninja, make) recompiles when any changes.
+int writeDepFile(StringRef OutPath) {
+  std::error_code EC;
+  ToolOutputFile Dep(DepFile, EC, sys::fs::OF_Text);
+  if (EC)
+    return fail("cannot write '" + DepFile + "': " + EC.message());
+  Dep.os() << makeEscaped(OutPath) << ":";
+  std::vector<std::string> Inputs{InputFile};
+  for (const enc::CompiledTokenizer &T : Tokenizers)
+    Inputs.insert(Inputs.end(), T.Files.begin(), T.Files.end());
+  for (const std::string &In : Inputs) {
+    if (In == "-")
+      continue; // stdin
+    SmallString<256> Abs(In);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    Dep.os() << " \\\n  " << makeEscaped(Abs);
+  }
+  Dep.os() << "\n";
+  Dep.keep();
+  return 0;
+}
+
 /// The optimisation pipeline, then the header of the planned module (before
 /// lowering erases it), the lowering to LLVM IR, and the last stages.
 int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
@@ -457,6 +500,10 @@ int compileModule(mlir::ModuleOp Module, const enc::TargetOptions &Target,
       return fail("cannot write '" + HeaderPath + "': " + EC.message());
     HeaderOut.os() << Header;
     HeaderOut.keep();
+  }
+  if (!DepFile.empty()) {
+    if (int Failed = writeDepFile(OutPath))
+      return Failed;
   }
   Out.keep();
   return 0;

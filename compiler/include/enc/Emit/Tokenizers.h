@@ -35,6 +35,9 @@ struct CompiledTokenizer {
   int64_t MaxLen = 0;
   int64_t Width = 0;   ///< floats per output row of a pooling model
   bool Pooled = false; ///< NAME_embed_text needs one row per text
+  /// The files read for it (the tokenizer, and a vocab.txt's
+  /// tokenizer_config.json), as paths: what a depfile lists.
+  std::vector<std::string> Files;
 };
 
 /// Reads the tokenizer of each encoder that names one, relative to the
