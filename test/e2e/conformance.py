@@ -163,6 +163,12 @@ def main():
     reference_case("cls + normalize", "bge_like", torch=True, batch=3, seq=8, lengths=[8, 1, 0])
     reference_case("max pooling", "bert_max", torch=True, batch=4, seq=9, lengths=[9, 4, 1, 0])
     reference_case("last pooling", "bert_last", torch=True, batch=4, seq=9, lengths=[9, 4, 1, 0])
+    reference_case("mlm head", "bert_mlm", torch=True, batch=3, seq=9, lengths=[9, 4, 0])
+    reference_case("splade head", "bert_splade", torch=True, batch=3, seq=9, lengths=[9, 4, 0])
+    reference_case("dense head + normalize", "labse_like", torch=True, batch=3, seq=8,
+                   lengths=[8, 3, 0])
+    reference_case("classifier norm, mean", "classifier_norm", torch=True, batch=3, seq=8,
+                   lengths=[8, 3, 0])
     reference_case("output_dim 20 mean + normalize", "matryoshka", torch=True, batch=3, seq=8,
                    lengths=[8, 3, 0])
     reference_case("output_dim 7 cls", "matryoshka_cls", torch=True, batch=2, seq=6,
