@@ -8,8 +8,11 @@
 #include "enc/lang/Diagnostics.h"
 #include "enc/lang/ModelSpec.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include <type_traits>
 
@@ -112,52 +115,37 @@ const ModelFunction &enc::modelFunction(llvm::StringRef Suffix) {
 ModelFacts enc::modelFacts(mlir::Operation *Func) {
   ModelFacts F;
   static_cast<EncoderFacts &>(F) = getEncoderFacts(Func);
-  Func->walk([&](PoolOp P) {
-    F.Pooled = P.getMode() != PoolMode::none;
-    F.Pooling = abi::toRuntime(P.getMode());
-    F.Normalize = P.getNormalize() ? 1 : 0;
-    F.OutDim =
-        llvm::cast<mlir::RankedTensorType>(P.getType()).getShape().back();
-  });
-  Func->walk([&](ClassifierOp C) {
-    F.Pooled = 1;
-    F.Head = ENC_HEAD_CLASSIFIER;
-    F.Pooling = abi::toRuntime(C.getMode());
-    F.Normalize = 0;
-    F.OutDim =
-        llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
-  });
-  Func->walk([&](ColbertOp C) {
-    F.Pooled = 0;
-    F.Head = ENC_HEAD_COLBERT;
-    F.Pooling = ENC_POOL_NONE;
-    F.Normalize = 1;
-    F.OutDim =
-        llvm::cast<mlir::RankedTensorType>(C.getType()).getShape().back();
-  });
-  Func->walk([&](DenseHeadOp H) {
-    F.Pooled = 1;
-    F.Head = ENC_HEAD_DENSE;
-    F.Pooling = abi::toRuntime(H.getMode());
-    F.Normalize = H.getNormalize() ? 1 : 0;
-    F.OutDim =
-        llvm::cast<mlir::RankedTensorType>(H.getType()).getShape().back();
-  });
-  Func->walk([&](MlmOp M) {
-    F.Pooled = 0;
-    F.Head = ENC_HEAD_MLM;
-    F.Pooling = ENC_POOL_NONE;
-    F.Normalize = 0;
-    F.OutDim =
-        llvm::cast<mlir::RankedTensorType>(M.getType()).getShape().back();
-  });
-  Func->walk([&](SpladeOp S) {
-    F.Pooled = 1;
-    F.Head = ENC_HEAD_SPLADE;
-    F.Pooling = ENC_POOL_MAX;
-    F.Normalize = 0;
-    F.OutDim =
-        llvm::cast<mlir::RankedTensorType>(S.getType()).getShape().back();
+  // The output is what the function returns: its type says whether it is
+  // pooled and how wide a row is, the op that makes it the rest.
+  Func->walk([&](mlir::func::ReturnOp R) {
+    if (R.getNumOperands() != 1)
+      return;
+    auto T = llvm::cast<mlir::RankedTensorType>(R.getOperand(0).getType());
+    F.Pooled = T.getRank() == 2;
+    F.OutDim = T.getShape().back();
+    llvm::TypeSwitch<mlir::Operation *>(R.getOperand(0).getDefiningOp())
+        .Case([&](PoolOp P) {
+          F.Pooling = abi::toRuntime(P.getMode());
+          F.Normalize = P.getNormalize() ? 1 : 0;
+        })
+        .Case([&](ClassifierOp C) {
+          F.Head = ENC_HEAD_CLASSIFIER;
+          F.Pooling = abi::toRuntime(C.getMode());
+        })
+        .Case([&](DenseHeadOp H) {
+          F.Head = ENC_HEAD_DENSE;
+          F.Pooling = abi::toRuntime(H.getMode());
+          F.Normalize = H.getNormalize() ? 1 : 0;
+        })
+        .Case([&](ColbertOp) {
+          F.Head = ENC_HEAD_COLBERT;
+          F.Normalize = 1;
+        })
+        .Case([&](MlmOp) { F.Head = ENC_HEAD_MLM; })
+        .Case([&](SpladeOp) {
+          F.Head = ENC_HEAD_SPLADE;
+          F.Pooling = ENC_POOL_MAX;
+        });
   });
   // Every block's attention has the same width: heads * head_dim columns.
   Func->walk([&](AttentionOp A) {
