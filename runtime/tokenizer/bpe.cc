@@ -49,10 +49,10 @@ void Bpe::Split(const NormalizedText& text, size_t first, size_t last,
     if (i != first) piece += continuing_subword_prefix;
     AppendUtf8(text.cps[i], &piece);
     if (i + 1 == last) piece += end_of_word_suffix;
-    const auto it = vocab.find(piece);
-    if (it != vocab.end()) {
+    const int32_t id = vocab.Find(piece);
+    if (id >= 0) {
       flush_unk();
-      add(it->second, at, at + 1);
+      add(id, at, at + 1);
       continue;
     }
     if (byte_fallback) {
@@ -62,9 +62,9 @@ void Bpe::Split(const NormalizedText& text, size_t first, size_t last,
       for (unsigned char b : utf8) {
         char name[8];
         std::snprintf(name, sizeof name, "<0x%02X>", b);
-        const auto byte = vocab.find(name);
-        if (byte == vocab.end()) break;
-        ids.push_back(byte->second);
+        const int32_t byte = vocab.Find(name);
+        if (byte < 0) break;
+        ids.push_back(byte);
       }
       if (ids.size() == utf8.size()) {
         flush_unk();
@@ -87,9 +87,9 @@ void Bpe::Split(const NormalizedText& text, size_t first, size_t last,
   auto consider = [&](int32_t pos) {
     const int32_t next = symbols[pos].next;
     if (next < 0) return;
-    const auto m = merges.find(PairKey(symbols[pos].id, symbols[next].id));
-    if (m != merges.end()) {
-      queue.push(Candidate{m->second.first, pos, m->second.second});
+    if (const BpeMerge* m =
+            merges.Find(PairKey(symbols[pos].id, symbols[next].id))) {
+      queue.push(Candidate{m->rank, pos, m->merged});
     }
   };
   for (int32_t i = 0; i + 1 < static_cast<int32_t>(symbols.size()); ++i) {
@@ -102,8 +102,8 @@ void Bpe::Split(const NormalizedText& text, size_t first, size_t last,
     if (left.removed || left.next < 0) continue;
     Symbol& right = symbols[left.next];
     // A stale candidate: one of the two has merged since.
-    const auto m = merges.find(PairKey(left.id, right.id));
-    if (m == merges.end() || m->second.second != top.merged) continue;
+    const BpeMerge* m = merges.Find(PairKey(left.id, right.id));
+    if (m == nullptr || m->merged != top.merged) continue;
     left.id = top.merged;
     left.last = right.last;
     left.next = right.next;
@@ -124,9 +124,9 @@ void Bpe::Tokenize(const NormalizedText& text, size_t first, size_t last,
   word.clear();
   for (size_t i = first; i < last; ++i) AppendUtf8(text.cps[i], &word);
   if (ignore_merges) {
-    const auto it = vocab.find(word);
-    if (it != vocab.end()) {
-      out->push_back(Token{it->second, text.begin[first], text.end[last - 1]});
+    const int32_t id = vocab.Find(word);
+    if (id >= 0) {
+      out->push_back(Token{id, text.begin[first], text.end[last - 1]});
       return;
     }
   }

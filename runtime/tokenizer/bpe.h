@@ -9,20 +9,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "tokenizer/normalized.h"
+#include "tokenizer/tables.h"
 #include "tokenizer/word_cache.h"
 
 namespace enc {
 namespace tok {
 
+struct BpeMerge {
+  int32_t rank, merged;  // the merged token's id
+};
+
 struct Bpe {
-  std::unordered_map<std::string, int32_t> vocab;
-  // (left id, right id) as one key -> (rank, merged id).
-  std::unordered_map<uint64_t, std::pair<int32_t, int32_t>> merges;
+  StrIdMap vocab;
+  // (left id, right id) as one key (PairKey).
+  U64Map<BpeMerge> merges;
   int32_t unk_id = -1;  // -1: unknown code points are dropped, as in HF
   bool fuse_unk = false;
   bool byte_fallback = false;  // unknown code points as <0xXX> tokens

@@ -154,7 +154,7 @@ void TrimByteLevelOffsets(TokenSpaces spaces, bool add_prefix_space, bool first,
   }
 }
 
-void AppendByteLevelBytes(const std::string& token, std::string* bytes) {
+void AppendByteLevelBytes(std::string_view token, std::string* bytes) {
   const size_t start = bytes->size();
   std::vector<char32_t> cps;
   std::vector<int64_t> starts;

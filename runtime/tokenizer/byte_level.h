@@ -53,7 +53,7 @@ void TrimByteLevelOffsets(TokenSpaces spaces, bool add_prefix_space, bool first,
 // ByteLevel's decoder: each token's code points through the table back to
 // bytes (a token with a code point outside it as its own UTF-8), appended
 // to *bytes; the caller makes text of them with AppendUtf8Lossy.
-void AppendByteLevelBytes(const std::string& token, std::string* bytes);
+void AppendByteLevelBytes(std::string_view token, std::string* bytes);
 
 // Bytes as text, each maximal invalid UTF-8 sequence replaced by U+FFFD
 // (as Rust's String::from_utf8_lossy).

@@ -10,6 +10,7 @@
 
 #include "enc/tokenizer.h"
 #include "src/status.h"
+#include "tokenizer/image.h"
 #include "tokenizer/tokenizer.h"
 
 namespace enc {
@@ -114,6 +115,27 @@ extern "C" enc_status enc_tokenizer_open_memory(const char* data, size_t size,
 }
 
 extern "C" void enc_tokenizer_free(enc_tokenizer* tok) { delete tok; }
+
+extern "C" enc_status enc_tokenizer_save_image(const enc_tokenizer* tok,
+                                               char* buf, size_t capacity,
+                                               size_t* size) {
+  const char* fn = "enc_tokenizer_save_image";
+  if (tok == nullptr || size == nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: tok or size is NULL", fn);
+  }
+  return Guarded(fn, [&] {
+    const std::string image = enc::tok::WriteImage(*tok);
+    *size = image.size();
+    if (capacity == 0) return ENC_OK;
+    if (buf == nullptr || capacity < image.size()) {
+      return Fail(ENC_ERR_INPUT,
+                  "%s: the image takes %zu bytes, capacity is %zu", fn,
+                  image.size(), capacity);
+    }
+    std::memcpy(buf, image.data(), image.size());
+    return ENC_OK;
+  });
+}
 
 extern "C" enc_status enc_tokenizer_set_truncation(enc_tokenizer* tok,
                                                    int32_t max_length,
@@ -304,18 +326,17 @@ extern "C" int32_t enc_tokenizer_token_to_id(const enc_tokenizer* tok,
   for (const auto& a : tok->added) {
     if (a.content == t) return a.id;
   }
-  const auto it = tok->token_to_id.find(t);
-  return it == tok->token_to_id.end() ? -1 : it->second;
+  return tok->token_to_id.Find(t);
 }
 
 extern "C" const char* enc_tokenizer_id_to_token(const enc_tokenizer* tok,
                                                  int32_t id) {
   if (tok == nullptr || id < 0 ||
       static_cast<size_t>(id) >= tok->id_to_token.size() ||
-      tok->id_to_token[id].empty()) {
+      tok->id_to_token.Get(id).empty()) {
     return nullptr;
   }
-  return tok->id_to_token[id].c_str();
+  return tok->id_to_token.CStr(id);
 }
 
 extern "C" int32_t enc_tokenizer_vocab_size(const enc_tokenizer* tok) {

@@ -10,6 +10,7 @@
 
 #include "enc/tokenizer.h"
 #include "src/status.h"
+#include "tokenizer/image.h"
 #include "tokenizer/tokenizer.h"
 
 using enc::Fail;
@@ -31,7 +32,20 @@ extern "C" enc_status enc_tokenizer_embedded(const char* data, size_t size,
   std::lock_guard<std::mutex> lock(g_open_mutex);
   if (*slot == nullptr) {
     enc_tokenizer* tok = nullptr;
-    if (enc_status s = enc_tokenizer_open_memory(data, size, name, &tok)) {
+    if (enc::tok::IsImage(data, size)) {  // viewed in place: nothing parsed
+      try {
+        auto* image = new enc_tokenizer;
+        if (enc_status s = enc::tok::ReadImage(name, data, size,
+                                               /*borrow=*/true, image)) {
+          delete image;
+          return s;
+        }
+        tok = image;
+      } catch (const std::bad_alloc&) {
+        return Fail(ENC_ERR_NOMEM, "%s: out of memory", fn);
+      }
+    } else if (enc_status s =
+                   enc_tokenizer_open_memory(data, size, name, &tok)) {
       return s;
     }
     if (tok->truncation.max_length == 0 && max_len > 0) {

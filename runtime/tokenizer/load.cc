@@ -17,12 +17,19 @@
 #include <string>
 
 #include "src/status.h"
+#include "tokenizer/image.h"
 #include "tokenizer/sentencepiece.h"
 #include "tokenizer/tokenizer.h"
 #include "tokenizer/unicode.h"
 
 namespace enc {
 namespace tok {
+
+uint64_t NextCacheKey() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
+}
+
 namespace {
 
 using nlohmann::json;
@@ -78,17 +85,12 @@ int Depth(const std::string& text) {
   return max;
 }
 
-// Each model's key for the per-thread caches of split words: never reused,
-// so a cache never serves another (or a freed and reallocated) model.
-uint64_t NextCacheKey() {
-  static std::atomic<uint64_t> next{1};
-  return next++;
-}
-
 // A loading error: ENC_ERR_FORMAT naming the file and the place in it.
 struct Loader {
   const char* path;
   enc_tokenizer* tok;
+  // Id -> token while reading; Finish() puts them into tok->id_to_token.
+  std::vector<std::string> names = {};
 
   enc_status Bad(const std::string& where, const std::string& what) const {
     return Fail(ENC_ERR_FORMAT, "%s: %s: %s", path, where.c_str(),
@@ -147,7 +149,6 @@ struct Loader {
     if (!ValidToken(token)) {
       return Bad(where, "a token is empty, has a NUL or is not UTF-8");
     }
-    auto& names = tok->id_to_token;
     if (names.size() <= static_cast<size_t>(id)) {
       names.resize(static_cast<size_t>(id) + 1);
     }
@@ -156,21 +157,21 @@ struct Loader {
                             "\" and \"" + token + "\"");
     }
     names[id] = token;
-    tok->token_to_id.emplace(token, static_cast<int32_t>(id));
+    tok->token_to_id.Insert(token, static_cast<int32_t>(id));
     return ENC_OK;
   }
 
   enc_status AddVocabEntry(const std::string& where, const std::string& token,
                            int64_t id) {
     WordPiece& m = tok->wordpiece;
-    if (!m.vocab.emplace(token, static_cast<int32_t>(id)).second) {
+    if (!m.vocab.Insert(token, static_cast<int32_t>(id))) {
       return Bad(where, "the token \"" + token + "\" appears twice");
     }
     if (enc_status s = SetToken(where, token, id)) return s;
     if (token.compare(0, m.prefix.size(), m.prefix) == 0 &&
         token.size() > m.prefix.size()) {
-      m.continuing.emplace(token.substr(m.prefix.size()),
-                           static_cast<int32_t>(id));
+      m.continuing.Insert(std::string_view(token).substr(m.prefix.size()),
+                          static_cast<int32_t>(id));
     }
     return ENC_OK;
   }
@@ -410,11 +411,10 @@ struct Loader {
       }
     }
     const std::string unk = m.value("unk_token", "[UNK]");
-    const auto it = w.vocab.find(unk);
-    if (it == w.vocab.end()) {
+    w.unk_id = w.vocab.Find(unk);
+    if (w.unk_id < 0) {
       return Bad("model.unk_token", "\"" + unk + "\" is not in the vocabulary");
     }
-    w.unk_id = it->second;
     return ENC_OK;
   }
 
@@ -464,7 +464,6 @@ struct Loader {
     if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
       return Bad("model.vocab", "missing or empty");
     }
-    bpe.vocab.reserve(vocab->size());
     for (const auto& [token, id] : vocab->items()) {
       if (!id.is_number_integer()) {
         return Bad("model.vocab",
@@ -473,24 +472,22 @@ struct Loader {
       if (enc_status s = SetToken("model.vocab", token, id.get<int64_t>())) {
         return s;
       }
-      if (!bpe.vocab.emplace(token, id.get<int32_t>()).second) {
+      if (!bpe.vocab.Insert(token, id.get<int32_t>())) {
         return Bad("model.vocab", "the token \"" + token + "\" appears twice");
       }
     }
     const json unk = m.value("unk_token", json());
     if (!unk.is_null()) {
-      const auto it = bpe.vocab.find(unk.get<std::string>());
-      if (it == bpe.vocab.end()) {
+      bpe.unk_id = bpe.vocab.Find(unk.get<std::string>());
+      if (bpe.unk_id < 0) {
         return Bad("model.unk_token", "\"" + unk.get<std::string>() +
                                           "\" is not in the vocabulary");
       }
-      bpe.unk_id = it->second;
     }
     const auto merges = m.find("merges");
     if (merges == m.end() || !merges->is_array()) {
       return Bad("model.merges", "missing or not a list");
     }
-    bpe.merges.reserve(merges->size());
     const size_t prefix_len = bpe.continuing_subword_prefix.size();
     std::string a, b;
     for (size_t rank = 0; rank < merges->size(); ++rank) {
@@ -501,17 +498,16 @@ struct Loader {
       }
       const std::string merged = a + b.substr(prefix_len);
       int32_t ids[3];
-      const std::string* names[3] = {&a, &b, &merged};
+      const std::string* parts[3] = {&a, &b, &merged};
       for (int k = 0; k < 3; ++k) {
-        const auto it = bpe.vocab.find(*names[k]);
-        if (it == bpe.vocab.end()) {
-          return Bad(where, "\"" + *names[k] + "\" is not in the vocabulary");
+        ids[k] = bpe.vocab.Find(*parts[k]);
+        if (ids[k] < 0) {
+          return Bad(where, "\"" + *parts[k] + "\" is not in the vocabulary");
         }
-        ids[k] = it->second;
       }
       // A pair given twice keeps its last rank (as HF's map does).
-      bpe.merges[Bpe::PairKey(ids[0], ids[1])] = {static_cast<int32_t>(rank),
-                                                  ids[2]};
+      bpe.merges.Set(Bpe::PairKey(ids[0], ids[1]),
+                     BpeMerge{static_cast<int32_t>(rank), ids[2]});
     }
     return ENC_OK;
   }
@@ -524,7 +520,7 @@ struct Loader {
     if (vocab == m.end() || !vocab->is_array() || vocab->empty()) {
       return Bad("model.vocab", "missing or empty");
     }
-    u.scores.reserve(vocab->size());
+    u.scores.Edit().reserve(vocab->size());
     for (size_t id = 0; id < vocab->size(); ++id) {
       const json& e = (*vocab)[id];
       const std::string where = "model.vocab[" + std::to_string(id) + "]";
@@ -535,7 +531,7 @@ struct Loader {
       const std::string piece = e[0].get<std::string>();
       const double score = e[1].get<double>();
       if (!std::isfinite(score)) return Bad(where, "the score is not finite");
-      if (u.vocab.count(piece) != 0) {
+      if (u.vocab.Contains(piece)) {
         return Bad(where, "the piece \"" + piece + "\" appears twice");
       }
       if (enc_status s = SetToken(where, piece, static_cast<int64_t>(id))) {
@@ -601,13 +597,13 @@ struct Loader {
     for (const json& a : list) {
       AddedToken t;
       t.content = a.value("content", "");
-      const auto known = tok->token_to_id.find(t.content);
+      const int32_t known = tok->token_to_id.Find(t.content);
       const bool seen = std::any_of(
           tok->added.begin(), tok->added.end(),
           [&](const AddedToken& x) { return x.content == t.content; });
       if (seen) continue;  // HF keeps the first
-      if (known != tok->token_to_id.end()) {
-        t.id = known->second;
+      if (known >= 0) {
+        t.id = known;
       } else {
         t.id = static_cast<int32_t>(
             max_added >= static_cast<int64_t>(model_size) || model_size == 0
@@ -647,8 +643,7 @@ struct Loader {
   }
 
   int32_t IdOf(const std::string& token) const {
-    const auto it = tok->token_to_id.find(token);
-    return it == tok->token_to_id.end() ? -1 : it->second;
+    return tok->token_to_id.Find(token);
   }
 
   // A [token, id] pair of BertProcessing or RobertaProcessing: the id is
@@ -704,8 +699,7 @@ struct Loader {
           if (enc_status e = IntOf(i, 0, kMaxInt32, where + ".ids", &v)) {
             return e;
           }
-          if (static_cast<size_t>(v) >= tok->id_to_token.size() ||
-              tok->id_to_token[v].empty()) {
+          if (static_cast<size_t>(v) >= names.size() || names[v].empty()) {
             return Bad(where, "special token \"" + id + "\" has id " +
                                   std::to_string(v) +
                                   ", not in the vocabulary");
@@ -857,8 +851,8 @@ struct Loader {
         return s;
       }
       pad.pad_id = static_cast<int32_t>(v);
-      if (static_cast<size_t>(pad.pad_id) >= tok->id_to_token.size() ||
-          tok->id_to_token[pad.pad_id].empty()) {
+      if (static_cast<size_t>(pad.pad_id) >= names.size() ||
+          names[pad.pad_id].empty()) {
         return Bad("padding.pad_id", std::to_string(pad.pad_id) +
                                          " is not an id of the vocabulary");
       }
@@ -879,17 +873,20 @@ struct Loader {
 
   // The table of specials, by id, once everything has its id.
   void Finish() {
-    tok->is_special.assign(tok->id_to_token.size(), false);
+    tok->id_to_token.Set(names);
+    std::vector<uint8_t>& special = tok->is_special.Edit();
+    special.assign(names.size(), 0);
     if (tok->post.trim_offsets) {
-      tok->post.spaces.resize(tok->id_to_token.size());
-      for (size_t id = 0; id < tok->id_to_token.size(); ++id) {
-        tok->post.spaces[id] = ByteLevelSpaces(tok->id_to_token[id]);
+      std::vector<TokenSpaces>& spaces = tok->post.spaces.Edit();
+      spaces.resize(names.size());
+      for (size_t id = 0; id < names.size(); ++id) {
+        spaces[id] = ByteLevelSpaces(names[id]);
       }
     }
     tok->added_index.clear();
     for (size_t i = 0; i < tok->added.size(); ++i) {
       const AddedToken& a = tok->added[i];
-      if (a.special) tok->is_special[a.id] = true;
+      if (a.special) special[a.id] = 1;
       if (!a.cps.empty()) {
         tok->added_index[a.cps[0]].push_back(static_cast<uint32_t>(i));
       }
@@ -957,25 +954,21 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   }
   tok->model = ModelKind::kWordPiece;
   WordPiece& w = tok->wordpiece;
-  const auto unk = w.vocab.find("[UNK]");
-  if (unk == w.vocab.end()) return l.Bad("vocabulary", "no [UNK]");
-  w.unk_id = unk->second;
+  w.unk_id = w.vocab.Find("[UNK]");
+  if (w.unk_id < 0) return l.Bad("vocabulary", "no [UNK]");
   // As transformers' BertTokenizer: these five are special where present,
   // [CLS] A [SEP] (B [SEP]) around the text.
   for (const char* name : {"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}) {
-    const auto it = w.vocab.find(name);
-    if (it == w.vocab.end()) continue;
-    AddedToken t{name, {}, it->second, true, false, false, false, false};
+    const int32_t id = w.vocab.Find(name);
+    if (id < 0) continue;
+    AddedToken t{name, {}, id, true, false, false, false, false};
     t.cps.assign(t.content.begin(), t.content.end());
     tok->added.push_back(t);
   }
-  const auto cls = w.vocab.find("[CLS]"), sep = w.vocab.find("[SEP]");
-  if (cls == w.vocab.end() || sep == w.vocab.end()) {
-    return l.Bad("vocabulary", "no [CLS] or [SEP]");
-  }
-  const TemplatePiece c{false, 0, {cls->second}, 0},
-      s0{false, 0, {sep->second}, 0}, s1{false, 0, {sep->second}, 1},
-      a{true, 0, {}, 0}, b{true, 1, {}, 1};
+  const int32_t cls = w.vocab.Find("[CLS]"), sep = w.vocab.Find("[SEP]");
+  if (cls < 0 || sep < 0) return l.Bad("vocabulary", "no [CLS] or [SEP]");
+  const TemplatePiece c{false, 0, {cls}, 0}, s0{false, 0, {sep}, 0},
+      s1{false, 0, {sep}, 1}, a{true, 0, {}, 0}, b{true, 1, {}, 1};
   tok->post.present = true;
   tok->post.single = {c, a, s0};
   tok->post.pair = {c, a, s0, b, s1};
@@ -984,8 +977,8 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   tok->normalizers = {NormalizerStep{NormalizerKind::kBert}};
   tok->pre_tokenizers = {PreTokenizerKind::kBert};
   tok->decoder.kind = DecoderKind::kWordPiece;
-  const auto pad = w.vocab.find("[PAD]");
-  tok->padding.pad_id = pad != w.vocab.end() ? pad->second : 0;
+  const int32_t pad = w.vocab.Find("[PAD]");
+  tok->padding.pad_id = pad >= 0 ? pad : 0;
   l.Finish();
   return ENC_OK;
 }
@@ -1015,7 +1008,7 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
   u.cache_key = NextCacheKey();
   u.byte_fallback = m.byte_fallback;
   u.sentencepiece = true;
-  u.scores.reserve(m.pieces.size());
+  u.scores.Edit().reserve(m.pieces.size());
   // SentencePiece's bounds of the normal pieces' scores.
   float min_score = std::numeric_limits<float>::max();
   float max_score = std::numeric_limits<float>::min();
@@ -1030,7 +1023,7 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
     if (!std::isfinite(p.score)) {
       return l.Bad(where, "the score is not finite");
     }
-    if (u.vocab.count(p.piece) != 0) {
+    if (u.vocab.Contains(p.piece)) {
       return l.Bad(where, "the piece \"" + p.piece + "\" appears twice");
     }
     if (enc_status s = l.SetToken(where, p.piece, static_cast<int64_t>(id))) {
@@ -1087,7 +1080,9 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
   l.Finish();
   // Control pieces are what decode's skip_special_tokens drops.
   for (size_t id = 0; id < m.pieces.size(); ++id) {
-    if (m.pieces[id].type == SpmPiece::kControl) tok->is_special[id] = true;
+    if (m.pieces[id].type == SpmPiece::kControl) {
+      tok->is_special.Edit()[id] = 1;
+    }
   }
   return ENC_OK;
 }
@@ -1104,6 +1099,9 @@ enc_status LoadBytes(const char* name, const std::string& bytes,
   if (static_cast<int64_t>(bytes.size()) > kMaxFileBytes) {
     return Fail(ENC_ERR_FORMAT, "%s: larger than %lld bytes", name,
                 static_cast<long long>(kMaxFileBytes));
+  }
+  if (IsImage(bytes.data(), bytes.size())) {  // what encc compiles in
+    return ReadImage(name, bytes.data(), bytes.size(), /*borrow=*/false, tok);
   }
   const std::string n = name;
   if (EndsWith(n, ".model")) return LoadSentencePiece(name, bytes, tok);

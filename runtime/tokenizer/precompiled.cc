@@ -71,19 +71,19 @@ bool Precompiled::ParseBytes(const std::string& blob, std::string* why) {
            " does not fit its " + std::to_string(blob.size()) + " bytes";
     return false;
   }
-  trie.resize(trie_bytes / 4);
-  for (size_t i = 0; i < trie.size(); ++i) {
+  std::vector<uint32_t>& units = trie.Edit();
+  units.resize(trie_bytes / 4);
+  for (size_t i = 0; i < units.size(); ++i) {
     uint32_t u = 0;
     for (int k = 3; k >= 0; --k) {
       u = u << 8 | static_cast<unsigned char>(blob[4 + 4 * i + k]);
     }
-    trie[i] = u;
+    units[i] = u;
   }
-  replacements = blob.substr(4 + trie_bytes);
-  std::vector<char32_t> cps;
-  std::vector<int64_t> starts;
+  replacements.Edit().assign(blob.begin() + 4 + trie_bytes, blob.end());
   int64_t bad = 0;
-  if (!DecodeUtf8(replacements, &cps, &starts, &bad)) {
+  if (!ValidUtf8(std::string_view(replacements.data(), replacements.size()),
+                 &bad)) {
     *why = "precompiled_charsmap's replacements are not UTF-8 at byte " +
            std::to_string(bad);
     return false;
@@ -116,11 +116,11 @@ void Precompiled::Search(std::string_view key, OnLeaf on_leaf) const {
       if ((static_cast<unsigned char>(replacements[begin]) & 0xC0) == 0x80) {
         return;
       }
-      const size_t end = replacements.find('\0', begin);
-      const std::string_view with =
-          std::string_view(replacements)
-              .substr(begin, end == std::string::npos ? std::string::npos
-                                                      : end - begin);
+      const std::string_view all(replacements.data(), replacements.size());
+      const size_t end = all.find('\0', begin);
+      const std::string_view with = all.substr(
+          begin,
+          end == std::string_view::npos ? std::string_view::npos : end - begin);
       if (!on_leaf(i + 1, with)) return;
     }
   }

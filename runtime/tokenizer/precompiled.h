@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "tokenizer/normalized.h"
+#include "tokenizer/tables.h"
 
 namespace enc {
 namespace tok {
 
 struct Precompiled {
-  std::vector<uint32_t> trie;  // Darts units
-  std::string replacements;    // NUL-terminated UTF-8 strings
+  Table<uint32_t> trie;      // Darts units
+  Table<char> replacements;  // NUL-terminated UTF-8 strings
   // SentencePiece's matching (a .model file's): the longest key at each
   // position, rather than HF's first key of each grapheme cluster.
   bool longest_match = false;

@@ -77,11 +77,9 @@ void WordPiece::Tokenize(const NormalizedText& text, size_t first, size_t last,
     size_t end = chars;
     int32_t id = -1;
     for (; end > start; --end) {
-      const auto it = table.find(word.substr(at[start], at[end] - at[start]));
-      if (it != table.end()) {
-        id = it->second;
-        break;
-      }
+      id = table.Find(
+          std::string_view(word).substr(at[start], at[end] - at[start]));
+      if (id >= 0) break;
     }
     if (id < 0) {  // a piece is missing: the whole word is unknown
       out->resize(before);
@@ -445,7 +443,7 @@ void Append(enc_encoding* e, const enc_tokenizer& tok, int32_t id, int32_t type,
   } else {
     e->tokens.push_back(id >= 0 &&
                                 static_cast<size_t>(id) < tok.id_to_token.size()
-                            ? tok.id_to_token[id]
+                            ? std::string(tok.id_to_token.Get(id))
                             : std::string());
   }
 }
@@ -520,10 +518,10 @@ namespace {
 // HF's WordPiece decoder: pieces joined, the prefix of continuations
 // removed, spaces elsewhere, and its cleanup of spaces before punctuation.
 void DecodeWordPiece(const enc::tok::Decoder& decoder,
-                     const std::vector<const std::string*>& tokens,
+                     const std::vector<std::string_view>& tokens,
                      std::string* out) {
   for (size_t i = 0; i < tokens.size(); ++i) {
-    std::string t = *tokens[i];
+    std::string t(tokens[i]);
     if (i != 0) {
       if (t.compare(0, decoder.prefix.size(), decoder.prefix) == 0) {
         t.erase(0, decoder.prefix.size());
@@ -549,7 +547,7 @@ void DecodeWordPiece(const enc::tok::Decoder& decoder,
 }
 
 // The byte of a byte-fallback piece "<0xXX>", or -1.
-int ByteOfPiece(const std::string& t) {
+int ByteOfPiece(std::string_view t) {
   if (t.size() != 6 || t.compare(0, 3, "<0x") != 0 || t[5] != '>') return -1;
   int v = 0;
   for (int k = 3; k < 5; ++k) {
@@ -568,11 +566,11 @@ int ByteOfPiece(const std::string& t) {
 // the dummy prefix's at the start dropped.
 void DecodeSentencePiece(const enc::tok::Decoder& decoder,
                          const std::vector<int32_t>& ids,
-                         const std::vector<const std::string*>& tokens,
+                         const std::vector<std::string_view>& tokens,
                          std::string* out) {
   std::string text, bytes;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    const int byte = decoder.byte_fallback ? ByteOfPiece(*tokens[i]) : -1;
+    const int byte = decoder.byte_fallback ? ByteOfPiece(tokens[i]) : -1;
     if (byte >= 0) {
       bytes.push_back(static_cast<char>(byte));
       continue;
@@ -582,7 +580,7 @@ void DecodeSentencePiece(const enc::tok::Decoder& decoder,
     if (ids[i] == decoder.unk_id) {
       text += " \u2047 ";
     } else {
-      text += *tokens[i];
+      text += tokens[i];
     }
   }
   enc::tok::AppendUtf8Lossy(bytes, &text);
@@ -607,30 +605,30 @@ void DecodeSentencePiece(const enc::tok::Decoder& decoder,
 enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
                                  bool skip_special, std::string* out) const {
   out->clear();
-  std::vector<const std::string*> tokens;
+  std::vector<std::string_view> tokens;
   std::vector<int32_t> kept;
   for (int32_t i = 0; i < count; ++i) {
     const int32_t id = ids[i];
     if (id < 0 || static_cast<size_t>(id) >= id_to_token.size() ||
-        id_to_token[id].empty()) {
+        id_to_token.Get(id).empty()) {
       return Fail(ENC_ERR_INPUT, "decode: id %d at %d is not in the vocabulary",
                   id, i);
     }
     if (skip_special && is_special[id]) continue;
-    tokens.push_back(&id_to_token[id]);
+    tokens.push_back(id_to_token.Get(id));
     kept.push_back(id);
   }
   switch (decoder.kind) {
     case enc::tok::DecoderKind::kNone:
       for (size_t i = 0; i < tokens.size(); ++i) {
         if (i > 0) out->push_back(' ');
-        out->append(*tokens[i]);
+        out->append(tokens[i]);
       }
       return ENC_OK;
     case enc::tok::DecoderKind::kByteLevel: {
       std::string bytes;
-      for (const std::string* t : tokens) {
-        enc::tok::AppendByteLevelBytes(*t, &bytes);
+      for (std::string_view t : tokens) {
+        enc::tok::AppendByteLevelBytes(t, &bytes);
       }
       enc::tok::AppendUtf8Lossy(bytes, out);
       return ENC_OK;
@@ -646,7 +644,7 @@ enc_status enc_tokenizer::Decode(const int32_t* ids, int32_t count,
       std::vector<int64_t> starts;
       int64_t bad = 0;
       for (size_t i = 0; i < tokens.size(); ++i) {
-        if (!enc::tok::DecodeUtf8(*tokens[i], &cps, &starts, &bad)) continue;
+        if (!enc::tok::DecodeUtf8(tokens[i], &cps, &starts, &bad)) continue;
         for (char32_t c : cps) {
           if (c != m.replacement) {
             enc::tok::AppendUtf8(c, out);

@@ -18,10 +18,15 @@
 #include "tokenizer/normalized.h"
 #include "tokenizer/normalizers.h"
 #include "tokenizer/precompiled.h"
+#include "tokenizer/tables.h"
 #include "tokenizer/unigram.h"
 
 namespace enc {
 namespace tok {
+
+// Each model's key for the per-thread caches of split words: never reused,
+// so a cache never serves another (or a freed and reallocated) model.
+uint64_t NextCacheKey();
 
 // HF's BertNormalizer (strip_accents null follows lowercase).
 struct BertNormalizer {
@@ -37,8 +42,8 @@ struct BertNormalizer {
 // first, the whole word [UNK] when a piece is missing or the word is longer
 // than max_input_chars_per_word.
 struct WordPiece {
-  std::unordered_map<std::string, int32_t> vocab;  // every entry, as spelled
-  std::unordered_map<std::string, int32_t> continuing;  // prefix removed
+  StrIdMap vocab;       // every entry, as spelled
+  StrIdMap continuing;  // prefix removed
   std::string prefix = "##";
   int32_t unk_id = -1;
   int64_t max_input_chars_per_word = 100;
@@ -75,7 +80,7 @@ struct PostProcessor {
   // post-processor), with or without special tokens.
   bool trim_offsets = false;
   bool add_prefix_space = false;
-  std::vector<TokenSpaces> spaces;  // by id, when trim_offsets
+  Table<TokenSpaces> spaces;  // by id, when trim_offsets
   // Tokens added around one text and around a pair (for truncation).
   int32_t Added(bool is_pair) const;
 };
@@ -107,6 +112,7 @@ enum class NormalizerKind {
 // One normalizer of the sequence, with the options of the kinds that may
 // appear more than once (Bert and Precompiled keep theirs in the tokenizer).
 struct NormalizerStep {
+  NormalizerStep() : kind(NormalizerKind::kBert) {}
   explicit NormalizerStep(NormalizerKind k) : kind(k) {}
   NormalizerKind kind;
   UnicodeForm form = UnicodeForm::kNfc;          // NFD, NFKD, NFC, NFKC
@@ -174,9 +180,12 @@ struct enc_tokenizer {
   enc::tok::Truncation truncation;
   enc::tok::Padding padding;
   enc::tok::Decoder decoder;
-  std::vector<std::string> id_to_token;  // "" where no token has the id
-  std::unordered_map<std::string, int32_t> token_to_id;  // model and added
-  std::vector<bool> is_special;                          // by id
+  enc::tok::TokenNames id_to_token;     // "" where no token has the id
+  enc::tok::StrIdMap token_to_id;       // model and added
+  enc::tok::Table<uint8_t> is_special;  // by id
+  // The image the tables view, when opened from a copy of one
+  // (tokenizer/image.h); 8-byte aligned.
+  std::vector<uint64_t> image;
 
   // Encodes one text (with its pair, or null), as enc_tokenizer_encode.
   enc_status Encode(std::string_view text, const std::string_view* pair,

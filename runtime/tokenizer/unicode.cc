@@ -41,6 +41,25 @@ bool DecodeUtf8(std::string_view s, std::vector<char32_t>* cps,
   return true;
 }
 
+bool ValidUtf8(std::string_view s, int64_t* bad) {
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+  const int64_t n = static_cast<int64_t>(s.size());
+  for (int64_t i = 0; i < n;) {
+    if (p[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    utf8proc_int32_t c = 0;
+    const utf8proc_ssize_t len = utf8proc_iterate(p + i, n - i, &c);
+    if (len <= 0 || c < 0) {
+      *bad = i;
+      return false;
+    }
+    i += len;
+  }
+  return true;
+}
+
 void AppendUtf8(char32_t c, std::string* out) {
   utf8proc_uint8_t buf[4];
   const utf8proc_ssize_t len =

@@ -21,6 +21,9 @@ namespace tok {
 bool DecodeUtf8(std::string_view s, std::vector<char32_t>* cps,
                 std::vector<int64_t>* starts, int64_t* bad);
 
+// DecodeUtf8's check alone, without the arrays.
+bool ValidUtf8(std::string_view s, int64_t* bad);
+
 void AppendUtf8(char32_t c, std::string* out);
 
 // Rust's char::is_whitespace (the White_Space property): Zs, Zl, Zp and the

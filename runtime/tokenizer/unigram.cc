@@ -21,24 +21,24 @@ uint64_t ChildKey(int32_t node, unsigned char byte) {
 
 void Unigram::Add(const std::string& piece, double score, bool matchable) {
   const auto id = static_cast<int32_t>(scores.size());
-  scores.push_back(score);
-  vocab.emplace(piece, id);
-  if (node_id.empty()) node_id.push_back(-1);
+  scores.Edit().push_back(score);
+  vocab.Insert(piece, id);
+  std::vector<int32_t>& nodes = node_id.Edit();
+  if (nodes.empty()) nodes.push_back(-1);
   if (!matchable) return;
   int32_t node = 0;
   for (char ch : piece) {
     const uint64_t key = ChildKey(node, static_cast<unsigned char>(ch));
-    const int32_t child = children.Find(key);
-    if (child >= 0) {
-      node = child;
+    if (const int64_t* child = children.Find(key)) {
+      node = static_cast<int32_t>(*child);
       continue;
     }
-    const auto next = static_cast<int32_t>(node_id.size());
-    node_id.push_back(-1);
-    children.Insert(key, next);
+    const auto next = static_cast<int32_t>(nodes.size());
+    nodes.push_back(-1);
+    children.Set(key, next);
     node = next;
   }
-  if (node_id[node] < 0) node_id[node] = id;  // the first id of a piece
+  if (nodes[node] < 0) nodes[node] = id;  // the first id of a piece
   if (!has_min_score || score < min_score) min_score = score;
   has_min_score = true;
 }
@@ -84,8 +84,10 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
     bool single = false;
     int32_t node = 0;
     for (size_t e = start; e < size; ++e) {
-      node = children.Find(ChildKey(node, static_cast<unsigned char>(word[e])));
-      if (node < 0) break;
+      const int64_t* child =
+          children.Find(ChildKey(node, static_cast<unsigned char>(word[e])));
+      if (child == nullptr) break;
+      node = static_cast<int32_t>(*child);
       const int32_t id = node_id[node];
       if (id < 0) continue;
       Node& target = best[e + 1];
@@ -128,8 +130,9 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
     // text up again (SentencePiece keeps it unknown).
     int32_t id = p->id;
     if (id == unk_id && !sentencepiece) {
-      const auto it = vocab.find(word.substr(p->begin, p->end - p->begin));
-      if (it != vocab.end()) id = it->second;
+      const int32_t whole = vocab.Find(
+          std::string_view(word).substr(p->begin, p->end - p->begin));
+      if (whole >= 0) id = whole;
     }
     if (id == unk_id && byte_fallback) {
       std::vector<int32_t> ids;
@@ -137,9 +140,9 @@ bool Unigram::Split(const std::string& word, std::vector<Subword>* out) const {
         char name[8];
         std::snprintf(name, sizeof name, "<0x%02X>",
                       static_cast<unsigned char>(word[k]));
-        const auto it = vocab.find(name);
-        if (it == vocab.end()) break;
-        ids.push_back(it->second);
+        const int32_t byte = vocab.Find(name);
+        if (byte < 0) break;
+        ids.push_back(byte);
       }
       if (ids.size() == p->end - p->begin) {
         for (int32_t byte_id : ids) {

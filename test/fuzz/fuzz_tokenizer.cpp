@@ -4,8 +4,11 @@
 //    (split at the first 0x01) for the tokenizer.json of bert-base-uncased
 //    (WordPiece), roberta-base (BPE) and t5-small (Unigram);
 //  - fuzz_tokenizer_file: the bytes are a tokenizer file (a SentencePiece
-//    .model when they start with 0x0A, else a tokenizer.json), then a few
-//    texts are encoded with it if it opens.
+//    .model when they start with 0x0A, a compiled image when they start
+//    with its magic, else a tokenizer.json), then a few texts are encoded
+//    with it if it opens. An image gets its size and checksum restamped
+//    first, as a hostile one would, so the fuzzer reaches the table checks;
+//    a file that opens must encode as its own image does.
 // Either way the encodings are checked, not only run: the result is ENC_OK
 // exactly when the text is valid UTF-8 (checked here independently), every
 // id has a token, offsets lie inside their text and do not go backwards
@@ -19,6 +22,7 @@
 #include <vector>
 
 #include "enc/tokenizer.h"
+#include "tokenizer/tables.h"
 
 namespace {
 
@@ -108,6 +112,28 @@ void CheckEncode(const enc_tokenizer* tok, const std::string& a,
   enc_encoding_free(e);
 }
 
+// Ids, offsets and tokens of an encoding, or its error.
+std::string Summary(const enc_tokenizer* tok, const std::string& text) {
+  enc_encoding* e = nullptr;
+  if (enc_tokenizer_encode(tok, text.data(), text.size(), nullptr, 0, 1, &e) !=
+      ENC_OK) {
+    return std::string("error ") + enc_last_error();
+  }
+  std::string out;
+  for (int32_t i = 0; i < enc_encoding_length(e); ++i) {
+    out +=
+        std::to_string(enc_encoding_ids(e)[i]) + ":" +
+        std::to_string(enc_encoding_offsets(e)[2 * i]) + ":" +
+        std::string(enc_encoding_token(e, i), enc_encoding_token_length(e, i)) +
+        " ";
+  }
+  enc_encoding_free(e);
+  return out;
+}
+
+const char* const kTexts[] = {"", "Hello, world!",
+                              "naïve café 中文 [CLS] [MASK] ##s", "a\tb\nc"};
+
 }  // namespace
 
 #ifdef ENC_FUZZ_TEXT
@@ -139,6 +165,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
 #else
+  if (size >= 32 && bytes.compare(0, 6, "ENCTOK") == 0) {
+    std::string image = bytes;  // restamped: header size and checksum
+    const uint64_t body = size - 32;
+    const uint64_t sum = enc::tok::HashBytes(image.data() + 32, body);
+    image.replace(16, 8, reinterpret_cast<const char*>(&body), 8);
+    image.replace(24, 8, reinterpret_cast<const char*>(&sum), 8);
+    enc_tokenizer* tok = nullptr;
+    if (enc_tokenizer_open_memory(image.data(), image.size(), "image", &tok) !=
+        ENC_OK) {
+      if (tok != nullptr) Violation("a tokenizer on failure");
+      return 0;
+    }
+    for (const char* text : kTexts) CheckEncode(tok, text, nullptr);
+    enc_tokenizer_free(tok);
+    return 0;
+  }
   // Bytes that start as a ModelProto does (field 1, length-delimited) are
   // a SentencePiece .model file, others a tokenizer.json.
   const bool model = size > 0 && data[0] == 0x0A;
@@ -161,12 +203,30 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (enc_last_error()[0] == '\0') Violation("a failure without a message");
     return 0;
   }
-  for (const char* text :
-       {"", "Hello, world!", "naïve café 中文 [CLS] [MASK] ##s", "a\tb\nc"}) {
+  for (const char* text : kTexts) {
     const std::string t = text, pair = "the pair";
     CheckEncode(tok, t, nullptr);
     CheckEncode(tok, t, &pair);
   }
+  // Its image (what encc compiles in) encodes as it does.
+  size_t image_size = 0;
+  if (enc_tokenizer_save_image(tok, nullptr, 0, &image_size) != ENC_OK) {
+    Violation("no image of a tokenizer that opened");
+  }
+  std::string image(image_size, '\0');
+  enc_tokenizer* again = nullptr;
+  if (enc_tokenizer_save_image(tok, image.data(), image.size(), &image_size) !=
+          ENC_OK ||
+      enc_tokenizer_open_memory(image.data(), image.size(), "image", &again) !=
+          ENC_OK) {
+    Violation("the image of a tokenizer that opened does not open");
+  }
+  for (const char* text : kTexts) {
+    if (Summary(tok, text) != Summary(again, text)) {
+      Violation("the image encodes differently from its file");
+    }
+  }
+  enc_tokenizer_free(again);
   enc_tokenizer_free(tok);
 #endif
   return 0;

@@ -4,6 +4,8 @@
 //
 //   tokenize_dump TOKENIZER CORPUS.jsonl [MAX_LENGTH [STRATEGY]]
 //
+// (with ENC_DUMP_IMAGE=1 in the environment, through the tokenizer's image)
+//
 // A case is {"text": "...", "pair": "..." (optional), "special": true}; an
 // output line {"ids": [...], "type_ids": [...], "mask": [...], "offsets":
 // [[b, e], ...] (bytes), "decoded": "..."} or {"error": "..."}.
@@ -28,6 +30,26 @@ int main(int argc, char** argv) {
   if (enc_tokenizer_open(argv[1], &tok) != ENC_OK) {
     std::fprintf(stderr, "open: %s\n", enc_last_error());
     return 1;
+  }
+  // ENC_DUMP_IMAGE=1: encode with the tokenizer's compiled image (what encc
+  // puts into an object), reopened from memory, instead of the file.
+  const char* via_image = std::getenv("ENC_DUMP_IMAGE");
+  if (via_image != nullptr && std::string(via_image) == "1") {
+    size_t size = 0;
+    std::string image;
+    if (enc_tokenizer_save_image(tok, nullptr, 0, &size) != ENC_OK ||
+        (image.resize(size), false) ||
+        enc_tokenizer_save_image(tok, image.data(), size, &size) != ENC_OK) {
+      std::fprintf(stderr, "save_image: %s\n", enc_last_error());
+      return 1;
+    }
+    enc_tokenizer_free(tok);
+    tok = nullptr;
+    if (enc_tokenizer_open_memory(image.data(), image.size(), "image", &tok) !=
+        ENC_OK) {
+      std::fprintf(stderr, "open image: %s\n", enc_last_error());
+      return 1;
+    }
   }
   if (argc > 3) {
     const int strategy = argc > 4 ? std::atoi(argv[4]) : 0;

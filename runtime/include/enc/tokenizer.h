@@ -7,11 +7,11 @@
  * UTF-8 are ENC_ERR_INPUT naming the byte offset. Offsets are byte offsets
  * into the text a token came from, as [begin, end) pairs.
  *
- * Implemented: the WordPiece model (BertNormalizer, BertPreTokenizer),
- * added and special tokens, TemplateProcessing / BertProcessing /
- * RobertaProcessing, truncation and padding. A file that asks for a piece
- * not implemented yet (a BPE or Unigram model, another normalizer or
- * pre-tokenizer) is refused naming it: never a different tokenization. */
+ * Implemented: the WordPiece, byte-level BPE and Unigram models with the
+ * normalizers, pre-tokenizers, post-processors and decoders docs/tokenizers.md
+ * lists, added and special tokens, truncation and padding. A file that asks
+ * for a piece not implemented is refused naming it: never a different
+ * tokenization. */
 #ifndef ENC_TOKENIZER_H_
 #define ENC_TOKENIZER_H_
 
@@ -38,6 +38,13 @@ enc_status enc_tokenizer_open(const char *path, enc_tokenizer **out);
 enc_status enc_tokenizer_open_vocab(const char *path, int lowercase,
                                     enc_tokenizer **out);
 void enc_tokenizer_free(enc_tokenizer *tok); /* NULL is a no-op */
+
+/* The tokenizer as a compiled image (docs/tokenizers.md#compiled-in), what
+ * encc puts into an object: enc_tokenizer_open_memory opens it with nothing
+ * to parse. Writes the image's size to *size and, when capacity is not 0,
+ * the image into buf (ENC_ERR_INPUT if capacity is less than that size). */
+enc_status enc_tokenizer_save_image(const enc_tokenizer *tok, char *buf,
+                                    size_t capacity, size_t *size);
 
 typedef enum {
   ENC_TRUNCATE_LONGEST_FIRST = 0,
