@@ -106,17 +106,17 @@ def main():
     failures += not ok
     print("%-4s Model.embed_text (--emit=shared) == forward of each text "
           "alone (max |diff| %.2e)" % ("ok" if ok else "FAIL", diff))
-    # model.tokenizer: a copy of the compiled-in file, opened from Python.
+    # model.tokenizer: a copy of the compiled-in image, opened from Python.
     import ctypes
     fn = mt._library.function(NAME + "_tokenizer_file")
     data, size = ctypes.c_void_p(), ctypes.c_size_t()
     fn.argtypes = [ctypes.c_void_p] * 3
     fn(ctypes.addressof(data), ctypes.addressof(size), None)
-    with open(tokenizer, "rb") as f:
-        ok = ctypes.string_at(data.value, size.value) == f.read()
+    image = ctypes.string_at(data.value, size.value)
+    ok = image.startswith(b"ENCTOK") and data.value % 8 == 0
     failures += not ok
-    print("%-4s %s_tokenizer_file gives the bytes of tokenizer.json"
-          % ("ok" if ok else "FAIL", NAME))
+    print("%-4s %s_tokenizer_file gives the compiled image (%d bytes, aligned)"
+          % ("ok" if ok else "FAIL", NAME, len(image)))
     ok = all(mt.tokenizer.encode(t).ids == tok.encode(t).ids for t in texts)
     failures += not ok
     print("%-4s Model.tokenizer encodes as enc.Tokenizer.from_file"

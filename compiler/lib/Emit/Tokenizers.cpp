@@ -68,8 +68,9 @@ void noteWritten(const ModelSpec &Spec, llvm::StringRef Key,
     Diags.note(O.Range, Key + llvm::Twine(" is set here"));
 }
 
-/// The checks of one tokenizer against its encoder; false after reporting.
-bool check(const ModelSpec &Spec, const CompiledTokenizer &T, SourceRange Where,
+/// The checks of one tokenizer against its encoder, and its image into
+/// T.Image; false after reporting.
+bool check(const ModelSpec &Spec, CompiledTokenizer &T, SourceRange Where,
            DiagnosticEngine &Diags) {
   enc_tokenizer *Tok = nullptr;
   if (enc_tokenizer_open_memory(T.Bytes.data(), T.Bytes.size(), T.Name.c_str(),
@@ -82,7 +83,18 @@ bool check(const ModelSpec &Spec, const CompiledTokenizer &T, SourceRange Where,
   const int64_t Ids = enc_tokenizer_vocab_size(Tok);
   const int64_t Types = enc_tokenizer_max_type_id(Tok);
   const int64_t Truncation = enc_tokenizer_truncation_length(Tok);
+  size_t Size = 0;
+  enc_status Saved = enc_tokenizer_save_image(Tok, nullptr, 0, &Size);
+  if (Saved == ENC_OK) {
+    T.Image.resize(Size);
+    Saved = enc_tokenizer_save_image(Tok, T.Image.data(), Size, &Size);
+  }
   enc_tokenizer_free(Tok);
+  if (Saved != ENC_OK) {
+    Diags.error(Where, llvm::Twine("cannot compile the tokenizer: ") +
+                           enc_last_error());
+    return false;
+  }
   if (Spec.Vocab == 0) {
     Diags.error(Where, "a tokenizer needs a model of token ids, but vocab "
                        "is 0 (the input is float embeddings)");
@@ -164,19 +176,19 @@ void enc::emitTokenizerDeclarations(const CompiledTokenizer &T,
                                     llvm::raw_ostream &OS) {
   const std::string &N = T.Encoder;
   OS << "/* The tokenizer compiled in from \"" << T.Written << "\" ("
-     << T.Bytes.size() << " bytes; docs/tokenizers.md#compiled-in): opened\n"
-     << " * from the object on the first call of any of these, thread-safe,"
-        " kept\n"
+     << T.Bytes.size() << " bytes; its image " << T.Image.size() << " bytes,\n"
+     << " * docs/tokenizers.md#compiled-in): opened from the object, its "
+        "tables used\n"
+     << " * in place, on the first call of any of these, thread-safe, kept\n"
      << " * for the life of the process (never free it). It truncates to "
         "max_len\n"
      << " * when the file sets no truncation. */\n"
      << "enc_status " << N << "_tokenizer(const enc_tokenizer **out);\n"
-     << "/* The compiled-in file itself (its bytes, their count, and the name "
-        "that\n"
-     << " * says its format), for enc_tokenizer_open_memory: each pointer "
-        "that is not\n"
-     << " * NULL receives its value. The bytes live as long as the "
-        "object. */\n"
+     << "/* The compiled-in image (its bytes, their count, and the file's "
+        "name), for\n"
+     << " * enc_tokenizer_open_memory: each pointer that is not NULL "
+        "receives its\n"
+     << " * value. The bytes live as long as the object. */\n"
      << "enc_status " << N
      << "_tokenizer_file(const char **data, size_t *size,\n"
      << "    const char **name);\n"
@@ -211,11 +223,13 @@ void enc::emitTokenizerFunctions(llvm::Module &IR, const CompiledTokenizer &T) {
   llvm::PointerType *Ptr = llvm::PointerType::getUnqual(C);
   const std::string &N = T.Encoder;
 
+  // The image, 8-byte aligned: the runtime views its tables in place.
   auto *Bytes = new llvm::GlobalVariable(
-      IR, llvm::ArrayType::get(llvm::Type::getInt8Ty(C), T.Bytes.size()),
+      IR, llvm::ArrayType::get(llvm::Type::getInt8Ty(C), T.Image.size()),
       /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantDataArray::getString(C, T.Bytes, /*AddNull=*/false),
-      N + "_tokenizer_bytes");
+      llvm::ConstantDataArray::getString(C, T.Image, /*AddNull=*/false),
+      N + "_tokenizer_image");
+  Bytes->setAlignment(llvm::Align(8));
   auto *Name = new llvm::GlobalVariable(
       IR, llvm::ArrayType::get(llvm::Type::getInt8Ty(C), T.Name.size() + 1),
       true, llvm::GlobalValue::PrivateLinkage,
@@ -234,7 +248,7 @@ void enc::emitTokenizerFunctions(llvm::Module &IR, const CompiledTokenizer &T) {
                                   N + "_" + Suffix, IR);
   };
   auto Open = [&](llvm::IRBuilder<> &B, llvm::Value *Out) {
-    return B.CreateCall(Embedded, {Bytes, B.getInt64(T.Bytes.size()), Name,
+    return B.CreateCall(Embedded, {Bytes, B.getInt64(T.Image.size()), Name,
                                    B.getInt32(static_cast<int32_t>(T.MaxLen)),
                                    Slot, Out});
   };
@@ -264,12 +278,12 @@ void enc::emitTokenizerFunctions(llvm::Module &IR, const CompiledTokenizer &T) {
     B.CreateRet(Open(B, Get->getArg(0)));
   }
 
-  // The file's bytes, size and name, each stored where its pointer is not
-  // NULL: for a copy of the tokenizer opened elsewhere.
+  // The image, its size and the file's name, each stored where its pointer is
+  // not NULL: for a copy of the tokenizer opened elsewhere.
   llvm::Function *File = Define("tokenizer_file", {Ptr, Ptr, Ptr});
   {
     llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", File));
-    llvm::Value *Values[] = {Bytes, B.getInt64(T.Bytes.size()), Name};
+    llvm::Value *Values[] = {Bytes, B.getInt64(T.Image.size()), Name};
     for (unsigned I = 0; I < 3; ++I) {
       llvm::Argument *To = File->getArg(I);
       auto *Store = llvm::BasicBlock::Create(C, "store", File);

@@ -32,6 +32,9 @@ struct CompiledTokenizer {
   std::string Name; ///< the file's name: errors say it, its ending the format
   std::string Written; ///< the setting as written
   std::string Bytes;   ///< the file
+  /// Its compiled image (docs/tokenizers.md#compiled-in): what the object
+  /// holds, its tables ready to use in place.
+  std::string Image;
   int64_t MaxLen = 0;
   int64_t Width = 0;   ///< floats per output row of a pooling model
   bool Pooled = false; ///< NAME_embed_text needs one row per text
