@@ -12,7 +12,7 @@ from typing import Dict, List, Optional
 
 __all__ = ["Error", "Library", "open_library", "set_num_threads"]
 
-ABI_VERSION = 2  # ENC_LIBRARY_ABI_VERSION of enc/library.h
+ABI_VERSION = 3  # ENC_LIBRARY_ABI_VERSION of enc/library.h
 
 # enc_status, as enc_status_name() spells it without "ENC_ERR_", lowercased.
 STATUSES = ("io", "format", "weights", "input", "nomem")
@@ -58,7 +58,7 @@ FORWARD_ATTENTION_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
 
 
 class EncoderInfo(ctypes.Structure):
-    """enc_encoder_info of enc/library.h (ENC_LIBRARY_ABI_VERSION 2)."""
+    """enc_encoder_info of enc/library.h (ENC_LIBRARY_ABI_VERSION 3)."""
     _fields_ = [("abi_version", ctypes.c_int32), ("name", ctypes.c_char_p),
                 ("d_model", ctypes.c_int32), ("heads", ctypes.c_int32),
                 ("head_dim", ctypes.c_int32), ("d_ff", ctypes.c_int32),
@@ -66,6 +66,7 @@ class EncoderInfo(ctypes.Structure):
                 ("vocab", ctypes.c_int32), ("type_vocab", ctypes.c_int32),
                 ("pooling", ctypes.c_int32), ("normalize", ctypes.c_int32),
                 ("out_dim", ctypes.c_int32), ("head", ctypes.c_int32),
+                ("scores", ctypes.c_int32),
                 ("load", LOAD_FN), ("forward", FORWARD_FN),
                 ("free", FREE_FN), ("workspace_bytes", WORKSPACE_BYTES_FN),
                 ("forward_attention", FORWARD_ATTENTION_FN)]
@@ -73,6 +74,7 @@ class EncoderInfo(ctypes.Structure):
 
 POOLINGS = ("none", "cls", "mean", "max", "last")  # enc_pool_mode
 HEADS = ("none", "classifier", "colbert", "mlm", "splade", "dense")  # enc_head_kind
+SCORES = ("none", "sigmoid", "softmax")  # enc_scores
 
 
 class Library:

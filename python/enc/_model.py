@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._library import HEADS, POOLINGS, EncInput, Error, Library, open_library
+from ._library import HEADS, POOLINGS, SCORES, EncInput, Error, Library, open_library
 
 __all__ = ["Model", "load"]
 
@@ -102,6 +102,8 @@ class Model:
         self.pooling = POOLINGS[info.pooling] if 0 <= info.pooling < len(POOLINGS) else "?"
         self.normalize = bool(info.normalize)
         self.head = HEADS[info.head] if 0 <= info.head < len(HEADS) else "?"
+        # A classifier's rows: "none" (logits), "sigmoid" or "softmax".
+        self.scores = SCORES[info.scores] if 0 <= info.scores < len(SCORES) else "?"
         # Calls go straight through these (the GIL is released during each).
         self._forward_fn = info.forward
         self._forward_attention_fn = info.forward_attention

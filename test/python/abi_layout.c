@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "enc/kernels/classifier.h"
 #include "enc/kernels/pool.h"
 #include "enc/library.h"
 #include "enc/runtime.h"
@@ -38,6 +39,7 @@ int main(void) {
   FIELD(enc_encoder_info, normalize);
   FIELD(enc_encoder_info, out_dim);
   FIELD(enc_encoder_info, head);
+  FIELD(enc_encoder_info, scores);
   FIELD(enc_encoder_info, load);
   FIELD(enc_encoder_info, forward);
   FIELD(enc_encoder_info, free);
@@ -57,8 +59,12 @@ int main(void) {
   printf(
       " \"enc_head_kind\": {\"ENC_HEAD_NONE\": %d, \"ENC_HEAD_CLASSIFIER\": "
       "%d, \"ENC_HEAD_COLBERT\": %d, \"ENC_HEAD_MLM\": %d, "
-      "\"ENC_HEAD_SPLADE\": %d, \"ENC_HEAD_DENSE\": %d}}\n",
+      "\"ENC_HEAD_SPLADE\": %d, \"ENC_HEAD_DENSE\": %d},\n",
       ENC_HEAD_NONE, ENC_HEAD_CLASSIFIER, ENC_HEAD_COLBERT, ENC_HEAD_MLM,
       ENC_HEAD_SPLADE, ENC_HEAD_DENSE);
+  printf(
+      " \"enc_scores\": {\"ENC_SCORES_NONE\": %d, \"ENC_SCORES_SIGMOID\": %d, "
+      "\"ENC_SCORES_SOFTMAX\": %d}}\n",
+      ENC_SCORES_NONE, ENC_SCORES_SIGMOID, ENC_SCORES_SOFTMAX);
   return 0;
 }

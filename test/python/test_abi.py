@@ -57,6 +57,9 @@ def main():
     heads = {"ENC_HEAD_" + h.upper(): i for i, h in enumerate(lib.HEADS)}
     check(heads == c["enc_head_kind"],
           "HEADS %s == enc_head_kind %s" % (sorted(heads.items()), sorted(c["enc_head_kind"].items())))
+    scores = {"ENC_SCORES_" + s.upper(): i for i, s in enumerate(lib.SCORES)}
+    check(scores == c["enc_scores"],
+          "SCORES %s == enc_scores %s" % (sorted(scores.items()), sorted(c["enc_scores"].items())))
     print("%d failed" % len(failures))
     return 1 if failures else 0
 

@@ -131,6 +131,7 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
         .Case([&](ClassifierOp C) {
           F.Head = ENC_HEAD_CLASSIFIER;
           F.Pooling = abi::toRuntime(C.getMode());
+          F.Scores = abi::toRuntime(C.getScores());
         })
         .Case([&](DenseHeadOp H) {
           F.Head = ENC_HEAD_DENSE;

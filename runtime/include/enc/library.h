@@ -16,7 +16,7 @@ extern "C" {
 
 /* The layout of enc_encoder_info below. A loader reads abi_version (the
  * first field, whatever the version) and refuses a version it does not know. */
-#define ENC_LIBRARY_ABI_VERSION 2
+#define ENC_LIBRARY_ABI_VERSION 3
 
 /* The task head after pooling (docs/language.md#heads). */
 typedef enum {
@@ -48,6 +48,8 @@ typedef struct {
   int32_t normalize; /* 1: each output vector is scaled to unit L2 norm */
   int32_t out_dim;   /* floats per output row: d_model, output_dim or labels */
   int32_t head;      /* enc_head_kind */
+  int32_t scores;    /* enc_scores (enc/kernels/classifier.h): what a
+                        classifier's rows hold, logits or probabilities */
   /* The entry points NAME_load, NAME_forward, NAME_free,
    * NAME_workspace_bytes, NAME_forward_attention. */
   enc_model_load_fn *load;

@@ -34,6 +34,7 @@ struct ModelFacts : EncoderFacts { ///< the encoder's, and these:
   int64_t Normalize = 0; ///< 1: unit-norm output vectors
   int64_t OutDim = 0;    ///< floats per output row (output_dim, labels)
   int64_t Head = 0;      ///< enc_head_kind
+  int64_t Scores = 0;    ///< enc_scores of a classifier's rows
 };
 /// The facts of a planned (or imported) encoder function.
 ModelFacts modelFacts(mlir::Operation *Func);
