@@ -7,11 +7,12 @@ packages=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools libzstd-dev
   clang-19 libclang-rt-19-dev clang-format-19
-  libboost-dev nlohmann-json3-dev libhwy-dev libutf8proc-dev
+  libboost-dev nlohmann-json3-dev libhwy-dev libutf8proc-dev libcpp-httplib-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libdnnl-dev libopenblas-dev libopenblas0-openmp
   python3 python3-numpy python3-torch python3-onnx
   python3-matplotlib python3-dask python3-distributed python3-sentencepiece
+  wrk
 )
 
 missing=()

@@ -1,0 +1,115 @@
+#include "serve/batcher.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace enc {
+namespace serve {
+
+void Job::Wait() {
+  std::unique_lock<std::mutex> lock(mu);
+  cv.wait(lock, [&] { return done; });
+}
+
+void Job::Finish(const std::string& why) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!why.empty() && error.empty()) error = why;
+  done = true;
+  cv.notify_all();
+}
+
+Batcher::Batcher(ModelHost* host, Metrics* metrics, BatcherOptions options)
+    : host_(host), metrics_(metrics), options_(options) {
+  thread_ = std::thread([this] { Run(); });
+}
+
+Batcher::~Batcher() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+bool Batcher::Submit(const std::shared_ptr<Job>& job) {
+  job->queued = std::chrono::steady_clock::now();
+  job->next = 0;
+  job->remaining = job->seqs.size();
+  job->rows.assign(job->seqs.size() * host_->info().out_dim, 0.0f);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (pending_ >= options_.max_queue) return false;
+    ++pending_;
+    queue_.push_back(job);
+  }
+  cv_.notify_one();
+  return true;
+}
+
+int32_t Batcher::Pending() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return pending_;
+}
+
+void Batcher::Run() {
+  const size_t width = host_->info().out_dim;
+  std::vector<const Sequence*> seqs;
+  // Where each sequence's row goes: its job and index.
+  std::vector<std::pair<std::shared_ptr<Job>, size_t>> owners;
+  std::vector<float> rows;
+  for (;;) {
+    seqs.clear();
+    owners.clear();
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and nothing left
+      // Oldest first, until the budget: at least one sequence, so a
+      // sequence longer than the budget still runs, alone.
+      int64_t tokens = 0;
+      for (auto it = queue_.begin(); it != queue_.end();) {
+        Job& job = **it;
+        while (job.next < job.seqs.size()) {
+          const auto n = static_cast<int64_t>(job.seqs[job.next].ids.size());
+          if (!seqs.empty() && (tokens + n > options_.max_batch_tokens ||
+                                static_cast<int32_t>(seqs.size()) >=
+                                    options_.max_batch_sequences)) {
+            break;
+          }
+          tokens += n;
+          seqs.push_back(&job.seqs[job.next]);
+          owners.emplace_back(*it, job.next);
+          ++job.next;
+        }
+        if (job.next < job.seqs.size()) break;  // the batch is full
+        metrics_->ObserveQueueTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                          job.queued)
+                .count());
+        it = queue_.erase(it);  // every sequence taken; it finishes below
+      }
+      metrics_->ObserveBatch(static_cast<int64_t>(seqs.size()), tokens);
+    }
+    rows.resize(seqs.size() * width);
+    std::string why;
+    const bool ok = host_->Forward(seqs, rows.data(), &why);
+    for (size_t i = 0; i < owners.size(); ++i) {
+      Job& job = *owners[i].first;
+      if (ok) {
+        std::copy(rows.begin() + i * width, rows.begin() + (i + 1) * width,
+                  job.rows.begin() + owners[i].second * width);
+      } else if (job.error.empty()) {
+        job.error = why;
+      }
+      if (--job.remaining == 0) {
+        job.Finish(ok ? std::string() : why);
+        std::lock_guard<std::mutex> lock(mu_);
+        --pending_;
+      }
+    }
+  }
+}
+
+}  // namespace serve
+}  // namespace enc

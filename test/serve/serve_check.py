@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""enc-serve against the library's own forward (docs/serve.md), on real
+sockets on the loopback, every loop bounded in count and time:
+
+- /embed, /v1/embeddings (float and base64), /tokenize, /health, /info,
+  /metrics; each answer equal to the library's forward of the same ids,
+  bit for bit when the request is a batch alone, and within 1e-6 under
+  concurrent clients (whose batches mix requests);
+- /rerank, /predict (softmax, sigmoid, raw scores), /embed_sparse;
+- every error path: malformed or deep JSON, missing or empty inputs, an
+  input over max_len, a body over --max-body-bytes, too many inputs, a
+  route the model cannot serve, an unknown route or method;
+- overload: more concurrent requests than the queue holds get 429 with
+  Retry-After, and every request gets exactly one answer;
+- slow and broken clients (a half-sent body, a disconnect mid-request)
+  cost no worker;
+- SIGTERM under load: what was accepted is answered, then exit 0.
+
+usage: serve_check.py ENCC ENC_SERVE ENC_FILE WORK_DIR
+(PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY the tokenizer library)
+"""
+import base64
+import http.client
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+
+import enc
+from enc_dev import reference, safetensors_io
+
+failures = []
+
+
+def check(ok, what):
+    print("%-4s %s" % ("ok" if ok else "FAIL", what))
+    if not ok:
+        failures.append(what)
+
+
+class Server:
+    """enc-serve on a free port of 127.0.0.1; stopped with SIGTERM."""
+
+    def __init__(self, exe, lib, weights, *args):
+        self.proc = subprocess.Popen(
+            [exe, "--library", lib, "--weights", weights, "--port", "0",
+             "--threads", "2", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        if "listening on http://127.0.0.1:" not in line:
+            raise RuntimeError("enc-serve did not start: %r %s" %
+                               (line, self.proc.stderr.read()))
+        self.port = int(line.split("127.0.0.1:")[1].split()[0])
+
+    def request(self, method, path, body=None, raw=None, timeout=30):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        data = raw if raw is not None else (
+            json.dumps(body).encode() if body is not None else None)
+        c.request(method, path, body=data,
+                  headers={"Content-Type": "application/json"})
+        r = c.getresponse()
+        payload = r.read()
+        c.close()
+        return r.status, dict(r.getheaders()), payload
+
+    def post(self, path, body):
+        status, _, payload = self.request("POST", path, body)
+        return status, json.loads(payload) if payload else None
+
+    def stop(self, timeout=30):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            rc = None
+        return rc
+
+
+def build(encc, enc_file, work):
+    lib = os.path.join(work, "libserve.so")
+    subprocess.run([encc, enc_file, "--emit=shared", "-o", lib], check=True)
+    weights = {}
+    for name in ("embed", "cross", "labels3", "sparse"):
+        spec = json.loads(subprocess.run(
+            [encc, enc_file, "--emit=spec", "--encoder=" + name], check=True,
+            capture_output=True, text=True).stdout)["encoders"][0]
+        spec = reference.normalize_spec(spec)
+        path = os.path.join(work, name + ".safetensors")
+        safetensors_io.write_safetensors(
+            path, reference.random_weights(spec, seed=7), "F32")
+        weights[name] = path
+    return lib, weights
+
+
+def forward_rows(model, seqs):
+    """The library's forward over `seqs` (lists of ids), one batch."""
+    n = max(len(s) for s in seqs)
+    ids = np.zeros((len(seqs), n), np.int32)
+    for i, s in enumerate(seqs):
+        ids[i, :len(s)] = s
+    return model.forward(ids, lengths=np.array([len(s) for s in seqs], np.int32))
+
+
+TEXTS = ["Hello, world!", "naïve café and 中文 text",
+         "a somewhat longer sentence about encoders, tokenizers and servers",
+         "short", "Don't stop believing; hold on to that feeling."]
+
+
+def check_embed(exe, lib, weights):
+    model = enc.load(lib, weights["embed"], "embed")
+    tok = model.tokenizer
+    srv = Server(exe, lib, weights["embed"], "--encoder", "embed",
+                 "--max-body-bytes", "65536", "--max-client-batch-size", "8")
+    try:
+        status, _, body = srv.request("GET", "/health")
+        check(status == 200 and body == b"", "GET /health: 200")
+        status, info = srv.request("GET", "/info")[0], json.loads(srv.request("GET", "/info")[2])
+        check(status == 200 and info["max_input_length"] == 64 and info["dimensions"] == 32
+              and info["model_type"] == {"embedding": {"pooling": "mean"}},
+              "GET /info: %s" % {k: info[k] for k in ("max_input_length", "dimensions", "head")})
+
+        # One text, and a batch, each alone: the library's forward bit for bit.
+        status, rows = srv.post("/embed", {"inputs": TEXTS[0]})
+        want = forward_rows(model, [tok.encode(TEXTS[0]).ids])
+        got = np.array(rows, np.float32)
+        check(status == 200 and got.shape == (1, 32) and np.array_equal(got, want),
+              "/embed one text == forward of its ids, bit for bit")
+        status, rows = srv.post("/embed", {"inputs": TEXTS})
+        want = forward_rows(model, [tok.encode(t).ids for t in TEXTS])
+        got = np.array(rows, np.float32)
+        check(status == 200 and np.array_equal(got, want),
+              "/embed %d texts == one forward of the same batch, bit for bit" % len(TEXTS))
+        status, rows = srv.post("/embed", {"inputs": TEXTS, "dimensions": 8})
+        prefix = want[:, :8] / np.linalg.norm(want[:, :8], axis=1, keepdims=True)
+        got = np.array(rows, np.float32)
+        check(status == 200 and got.shape == (5, 8) and np.abs(got - prefix).max() < 1e-6,
+              "/embed dimensions 8: the prefix renormalized")
+
+        # OpenAI's shape: the same rows, usage counts the tokens read.
+        status, out = srv.post("/v1/embeddings", {"input": TEXTS, "model": "m"})
+        tokens = sum(len(tok.encode(t).ids) for t in TEXTS)
+        got = np.array([d["embedding"] for d in out["data"]], np.float32)
+        check(status == 200 and np.array_equal(got, want) and out["model"] == "m"
+              and out["usage"]["prompt_tokens"] == tokens
+              and [d["index"] for d in out["data"]] == list(range(5)),
+              "/v1/embeddings == /embed, usage.prompt_tokens %d" % tokens)
+        status, out = srv.post("/v1/embeddings", {"input": TEXTS[1], "encoding_format": "base64"})
+        raw = base64.b64decode(out["data"][0]["embedding"])
+        got = np.frombuffer(raw, "<f4")
+        check(status == 200 and np.array_equal(got, want[1]),
+              "/v1/embeddings base64: the same float32 bytes")
+
+        status, out = srv.post("/tokenize", {"inputs": [TEXTS[1]]})
+        enc_ids = tok.encode(TEXTS[1])
+        check(status == 200 and [t["id"] for t in out[0]] == enc_ids.ids
+              and out[0][0]["special"] and out[0][0]["start"] is None
+              and out[0][1]["start"] == 0,
+              "/tokenize ids == enc.Tokenizer's, specials without offsets")
+
+        # Error paths: TEI's status and error JSON.
+        def error(path, body=None, raw=None, method="POST"):
+            status, headers, payload = srv.request(method, path, body, raw=raw)
+            try:
+                j = json.loads(payload)
+            except ValueError:
+                j = {}
+            return status, j.get("error_type"), j.get("error", "")
+        cases = [
+            ("malformed JSON", error("/embed", raw=b'{"inputs": '), 400, "Validation"),
+            ("invalid UTF-8", error("/embed", raw=b'{"inputs": "\xff\xfe"}'), 400, "Validation"),
+            ("deep JSON", error("/embed", raw=b"[" * 60000), 400, "Validation"),
+            ("not an object", error("/embed", raw=b"[1]"), 422, "Validation"),
+            ("no inputs", error("/embed", {"input": "x"}), 422, "Validation"),
+            ("inputs a number", error("/embed", {"inputs": 3}), 422, "Validation"),
+            ("empty list", error("/embed", {"inputs": []}), 400, "Empty"),
+            ("empty text", error("/embed", {"inputs": ["a", ""]}), 400, "Empty"),
+            ("too many inputs", error("/embed", {"inputs": ["a"] * 9}), 413, "Validation"),
+            ("too long", error("/embed", {"inputs": "word " * 100}), 413, "Validation"),
+            ("body over the limit", error("/embed", {"inputs": "a" * 70000}), 413, "Validation"),
+            ("bad dimensions", error("/embed", {"inputs": "a", "dimensions": 33}), 400, "Validation"),
+            ("normalize false", error("/embed", {"inputs": "a", "normalize": False}), 400, "Validation"),
+            ("a head it lacks", error("/rerank", {"query": "q", "texts": ["a"]}), 400, "Validation"),
+            ("unknown route", error("/nope"), 404, "Validation"),
+            ("GET on a POST route", error("/embed", method="GET"), 405, "Validation"),
+        ]
+        for what, (status, kind, message), want_status, want_kind in cases:
+            check(status == want_status and kind == want_kind and message,
+                  "%s: %d %s (%s)" % (what, status, kind, message[:70]))
+        status, out = srv.post("/embed", {"inputs": "word " * 100, "truncate": True})
+        check(status == 200 and len(out) == 1, "too long with truncate: cut to max_len, 200")
+
+        # Concurrent clients: every answer is its texts' rows.
+        want_one = {t: forward_rows(model, [tok.encode(t).ids])[0] for t in TEXTS}
+        results, errors = [], []
+
+        def client(k):
+            for r in range(8):
+                texts = [TEXTS[(k + r + j) % 5] for j in range(1 + (k + r) % 3)]
+                status, rows = srv.post("/embed", {"inputs": texts})
+                if status != 200:
+                    errors.append(status)
+                    continue
+                results.append(max(float(np.abs(np.array(row, np.float32) - want_one[t]).max())
+                                   for row, t in zip(rows, texts)))
+        threads = [threading.Thread(target=client, args=(k,)) for k in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        worst = max(results) if results else float("inf")
+        check(not errors and len(results) == 96 and worst <= 1e-6,
+              "12 concurrent clients x 8 requests: %d answers, errors %s, max |diff| "
+              "vs each text alone %.1e" % (len(results), errors, worst))
+
+        # Slow and broken clients: a half-sent body and a disconnect hold no
+        # worker the others need.
+        slow = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        slow.sendall(b"POST /embed HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 1000\r\n\r\n{\"inputs\": ")
+        gone = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
+        gone.sendall(b"POST /embed HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{")
+        gone.close()
+        status, rows = srv.post("/embed", {"inputs": TEXTS[2]})
+        check(status == 200 and np.array_equal(np.array(rows, np.float32), forward_rows(
+            model, [tok.encode(TEXTS[2]).ids])), "a half-sent body and a disconnect: "
+              "others are still answered")
+        slow.settimeout(10)
+        try:
+            answer = slow.recv(4096)
+        except socket.timeout:
+            answer = b""
+        slow.close()
+        check(answer == b"" or answer.startswith(b"HTTP/1.1 4"),
+              "the half-sent body is dropped after the read timeout (%r)" % answer[:20])
+
+        status, _, metrics = srv.request("GET", "/metrics")
+        text = metrics.decode()
+        check(status == 200 and 'enc_requests_total{route="/embed",status="200"}' in text
+              and "enc_batch_size_bucket" in text and 'enc_errors_total{kind="Empty"} 2' in text,
+              "/metrics: requests by route and status, batch sizes, errors by kind")
+    finally:
+        rc = srv.stop()
+    check(rc == 0, "SIGTERM on an idle server: exit %s" % rc)
+
+
+def check_overload_and_drain(exe, lib, weights):
+    # A queue of 2 and batches of one sequence: 24 concurrent requests
+    # overflow it; each gets one answer, 200 or 429 with Retry-After.
+    srv = Server(exe, lib, weights["embed"], "--encoder", "embed", "--max-queue", "2",
+                 "--max-batch-requests", "1", "--threads", "1")
+    statuses, retry = [], []
+    barrier = threading.Barrier(24)
+
+    def client():
+        barrier.wait(timeout=30)
+        status, headers, _ = srv.request("POST", "/embed",
+                                         {"inputs": ["word " * 60] * 8})
+        statuses.append(status)
+        if status == 429:
+            retry.append(headers.get("Retry-After"))
+    threads = [threading.Thread(target=client) for _ in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    ok, busy = statuses.count(200), statuses.count(429)
+    check(len(statuses) == 24 and ok + busy == 24 and ok >= 1 and busy >= 1
+          and all(r == "1" for r in retry),
+          "24 concurrent requests, queue of 2: %d answered 200, %d answered 429 "
+          "(Retry-After 1), none lost" % (ok, busy))
+
+    # SIGTERM with requests in flight: each is answered, then exit 0.
+    answers = []
+
+    def late():
+        try:
+            status, _, _ = srv.request("POST", "/embed", {"inputs": ["word " * 60] * 8})
+        except OSError as e:  # refused once the server is gone
+            status = type(e).__name__
+        answers.append(status)
+    threads = [threading.Thread(target=late) for _ in range(6)]
+    for t in threads:
+        t.start()
+    time.sleep(0.05)
+    rc = srv.stop()
+    for t in threads:
+        t.join(timeout=60)
+    check(rc == 0 and len(answers) == 6 and all(a in (200, 429, 503, "ConnectionRefusedError")
+                                                 for a in answers),
+          "SIGTERM under load: exit %s, every request answered %s" % (rc, sorted(map(str, answers))))
+
+
+def check_heads(exe, lib, weights):
+    cross = enc.load(lib, weights["cross"], "cross")
+    tok = cross.tokenizer
+    srv = Server(exe, lib, weights["cross"], "--encoder", "cross")
+    try:
+        docs = TEXTS[1:]
+        status, out = srv.post("/rerank", {"query": TEXTS[0], "texts": docs,
+                                           "return_text": True})
+        pairs = [tok.encode(TEXTS[0], d) for d in docs]
+        n = max(len(p.ids) for p in pairs)
+        ids = np.zeros((len(pairs), n), np.int32)
+        types = np.zeros_like(ids)
+        for i, p in enumerate(pairs):
+            ids[i, :len(p.ids)] = p.ids
+            types[i, :len(p.ids)] = p.type_ids
+        logits = cross.forward(ids, lengths=np.array([len(p.ids) for p in pairs], np.int32),
+                               token_types=types)[:, 0]
+        sig = 1 / (1 + np.exp(-logits.astype(np.float64)))
+        order = list(np.argsort(-sig, kind="stable"))
+        check(status == 200 and [r["index"] for r in out] == order
+              and max(abs(r["score"] - sig[r["index"]]) for r in out) < 1e-6
+              and out[0]["text"] == docs[order[0]],
+              "/rerank: sigmoid of the cross-encoder's logits, best first")
+        status, out = srv.post("/rerank", {"query": TEXTS[0], "texts": docs, "raw_scores": True})
+        check(status == 200 and max(abs(r["score"] - logits[r["index"]]) for r in out) < 1e-6,
+              "/rerank raw_scores: the logits")
+        status, out = srv.post("/embed", {"inputs": "x"})
+        check(status == 400 and "cannot serve /embed" in out["error"],
+              "/embed on a cross-encoder: 400 naming the head")
+    finally:
+        srv.stop()
+
+    labels = enc.load(lib, weights["labels3"], "labels3")
+    srv = Server(exe, lib, weights["labels3"], "--encoder", "labels3")
+    try:
+        status, out = srv.post("/predict", {"inputs": [TEXTS[0], [TEXTS[1], TEXTS[2]]]})
+        e0 = labels.tokenizer.encode(TEXTS[0])
+        logits = forward_rows(labels, [e0.ids])[0].astype(np.float64)
+        soft = np.exp(logits - logits.max())
+        soft /= soft.sum()
+        first = {r["label"]: r["score"] for r in out[0]}
+        check(status == 200 and len(out) == 2 and len(out[0]) == 3
+              and max(abs(first["LABEL_%d" % k] - soft[k]) for k in range(3)) < 1e-6
+              and out[0][0]["score"] >= out[0][1]["score"],
+              "/predict: softmax over 3 labels, highest first, a text and a pair")
+    finally:
+        srv.stop()
+
+    sparse = enc.load(lib, weights["sparse"], "sparse")
+    srv = Server(exe, lib, weights["sparse"], "--encoder", "sparse")
+    try:
+        status, out = srv.post("/embed_sparse", {"inputs": TEXTS[:2]})
+        want = forward_rows(sparse, [sparse.tokenizer.encode(t).ids for t in TEXTS[:2]])
+        ok = status == 200 and len(out) == 2
+        for i in range(2 if ok else 0):
+            nz = np.nonzero(want[i] > 0)[0]
+            ok = ok and [e["index"] for e in out[i]] == list(nz) and np.array_equal(
+                np.array([e["value"] for e in out[i]], np.float32), want[i][nz])
+        check(ok, "/embed_sparse: the nonzero terms of the SPLADE rows, bit for bit")
+    finally:
+        srv.stop()
+
+
+def main():
+    encc, exe, enc_file, work = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    lib, weights = build(encc, enc_file, work)
+    started = time.time()
+    check_embed(exe, lib, weights)
+    check_overload_and_drain(exe, lib, weights)
+    check_heads(exe, lib, weights)
+    print("%d failed (%.0f s)" % (len(failures), time.time() - started))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
