@@ -16,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "src/json_depth.h"
 #include "src/status.h"
 #include "tokenizer/image.h"
 #include "tokenizer/sentencepiece.h"
@@ -61,28 +62,6 @@ enc_status ReadFile(const char* path, std::string* out) {
     return Fail(ENC_ERR_IO, "%s: cannot read", path);
   }
   return ENC_OK;
-}
-
-// The nesting depth of JSON text (brackets outside strings), for the limit.
-int Depth(const std::string& text) {
-  int depth = 0, max = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == '[' || c == '{') max = std::max(max, ++depth);
-    if (c == ']' || c == '}') --depth;
-  }
-  return max;
 }
 
 // A loading error: ENC_ERR_FORMAT naming the file and the place in it.
@@ -897,7 +876,7 @@ struct Loader {
 enc_status LoadJson(const char* path, const std::string& text,
                     enc_tokenizer* tok) {
   Loader l{path, tok};
-  if (Depth(text) > kMaxDepth) {
+  if (JsonDepth(text) > kMaxDepth) {
     return l.Bad("JSON", "nested deeper than " + std::to_string(kMaxDepth));
   }
   json j;
@@ -1126,7 +1105,7 @@ enc_status Load(const char* path, enc_tokenizer* tok) {
   std::string config_text;
   std::ifstream probe(config);
   if (probe && ReadFile(config.c_str(), &config_text) == ENC_OK &&
-      Depth(config_text) <= kMaxDepth) {
+      JsonDepth(config_text) <= kMaxDepth) {
     try {
       const json c = json::parse(config_text);
       if (c.is_object()) lowercase = c.value("do_lower_case", true);

@@ -12,52 +12,48 @@ utf8proc_category_t Category(char32_t c) {
 
 }  // namespace
 
+namespace {
+// Calls f(code point, byte offset) for each code point of s; false at the
+// first invalid sequence, with *bad its offset.
+template <class F>
+bool EachCodePoint(std::string_view s, int64_t* bad, F f) {
+  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
+  const int64_t n = static_cast<int64_t>(s.size());
+  for (int64_t i = 0; i < n;) {
+    if (p[i] < 0x80) {  // ASCII: most text, without a call
+      f(static_cast<char32_t>(p[i]), i);
+      ++i;
+      continue;
+    }
+    utf8proc_int32_t c = 0;
+    const utf8proc_ssize_t len = utf8proc_iterate(p + i, n - i, &c);
+    if (len <= 0 || c < 0) {
+      *bad = i;
+      return false;
+    }
+    f(static_cast<char32_t>(c), i);
+    i += len;
+  }
+  return true;
+}
+}  // namespace
+
 bool DecodeUtf8(std::string_view s, std::vector<char32_t>* cps,
                 std::vector<int64_t>* starts, int64_t* bad) {
   cps->clear();
   starts->clear();
-  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
-  const int64_t n = static_cast<int64_t>(s.size());
-  int64_t i = 0;
-  while (i < n) {
-    const unsigned char b = p[i];
-    if (b < 0x80) {  // ASCII: most text, without a call
-      cps->push_back(b);
-      starts->push_back(i);
-      ++i;
-      continue;
-    }
-    utf8proc_int32_t c = 0;
-    const utf8proc_ssize_t len = utf8proc_iterate(p + i, n - i, &c);
-    if (len <= 0 || c < 0) {
-      *bad = i;
-      return false;
-    }
-    cps->push_back(static_cast<char32_t>(c));
-    starts->push_back(i);
-    i += len;
+  if (!EachCodePoint(s, bad, [&](char32_t c, int64_t at) {
+        cps->push_back(c);
+        starts->push_back(at);
+      })) {
+    return false;
   }
-  starts->push_back(n);
+  starts->push_back(static_cast<int64_t>(s.size()));
   return true;
 }
 
 bool ValidUtf8(std::string_view s, int64_t* bad) {
-  const auto* p = reinterpret_cast<const utf8proc_uint8_t*>(s.data());
-  const int64_t n = static_cast<int64_t>(s.size());
-  for (int64_t i = 0; i < n;) {
-    if (p[i] < 0x80) {
-      ++i;
-      continue;
-    }
-    utf8proc_int32_t c = 0;
-    const utf8proc_ssize_t len = utf8proc_iterate(p + i, n - i, &c);
-    if (len <= 0 || c < 0) {
-      *bad = i;
-      return false;
-    }
-    i += len;
-  }
-  return true;
+  return EachCodePoint(s, bad, [](char32_t, int64_t) {});
 }
 
 void AppendUtf8(char32_t c, std::string* out) {
