@@ -9,9 +9,9 @@ run, interleaved ROUNDS times.
       [--connections 64] [--seconds 10] [--rounds 2] [--threads 2]
       [--server-args "..."]
 
-minilm: examples/embed_text (all-MiniLM-L6-v2's shape), queries of 8-32
-tokens; bert: BERT-base's shape with the same tokenizer, texts of 16-256
-tokens. Random weights (python/enc_dev reference.random_weights). wrk runs
+minilm: examples/embed_text (all-MiniLM-L6-v2's shape and tokenizer),
+queries of 8-32 tokens; bert: BERT-base's shape with bert-base-uncased's
+tokenizer, texts of 16-256 tokens. Random weights (python/enc_dev reference.random_weights). wrk runs
 on the same 2 vCPUs as the server, so both figures include its cost.
 """
 import argparse
@@ -32,13 +32,17 @@ from enc_dev import reference, safetensors_io  # noqa: E402
 
 TOKENIZER = os.path.join(ROOT, "examples", "embed_text", "tokenizer.json")
 
+# bert-base-uncased's own tokenizer.json: no truncation in the file, so
+# texts up to max_len reach the model (MiniLM's file truncates at 128).
+BERT_TOKENIZER = os.path.join(ROOT, "test", "tokenizer", "Inputs", "bert-base-uncased",
+                              "tokenizer.json")
 BERT_ENC = """encoder bert_base {
   d_model = 768; heads = 12; d_ff = 3072; blocks = 12; max_len = 512;
   vocab = 30522; type_vocab = 2; positional = learned; embed_norm = true;
   activation = gelu; eps = 1e-12; pooling = mean; normalize = true;
   tokenizer = "%s";
 }
-""" % TOKENIZER
+""" % BERT_TOKENIZER
 
 LUA = """-- one text per request, cycling through the bodies
 local bodies = {}
@@ -90,7 +94,7 @@ def texts(model, tok, n, lo, hi, rng):
 
 
 def run_wrk(port, lua, connections, seconds):
-    out = subprocess.run(["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds,
+    out = subprocess.run(["wrk", "-t1", "-c%d" % connections, "-d%ds" % seconds, "--timeout", "30s",
                           "--latency", "-s", lua, "http://127.0.0.1:%d" % port],
                          check=True, capture_output=True, text=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([0-9.]+)", out).group(1))

@@ -41,6 +41,10 @@ bool Batcher::Submit(const std::shared_ptr<Job>& job) {
     std::lock_guard<std::mutex> lock(mu_);
     if (pending_ >= options_.max_queue) return false;
     ++pending_;
+    for (const Sequence& s : job->seqs) {
+      queued_tokens_ += static_cast<int64_t>(s.ids.size());
+    }
+    queued_seqs_ += static_cast<int64_t>(job->seqs.size());
     queue_.push_back(job);
   }
   cv_.notify_one();
@@ -65,6 +69,10 @@ void Batcher::Run() {
       std::unique_lock<std::mutex> lock(mu_);
       cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, and nothing left
+      cv_.wait_until(lock, queue_.front()->queued + options_.gather, [&] {
+        return stopping_ || queued_tokens_ >= options_.max_batch_tokens ||
+               queued_seqs_ >= options_.max_batch_sequences;
+      });
       // Oldest first, until the budget: at least one sequence, so a
       // sequence longer than the budget still runs, alone.
       int64_t tokens = 0;
@@ -78,6 +86,8 @@ void Batcher::Run() {
             break;
           }
           tokens += n;
+          queued_tokens_ -= n;
+          --queued_seqs_;
           seqs.push_back(&job.seqs[job.next]);
           owners.emplace_back(*it, job.next);
           ++job.next;

@@ -3,7 +3,8 @@
 // takes sequences from the front, oldest first, until the next would pass
 // the token budget or the sequence cap, runs one forward over them (ragged:
 // no compute on padding) and hands each request its rows. A request whose
-// sequences do not fit one batch is split across several.
+// sequences do not fit one batch is split across several. A batch that is
+// not full waits up to `gather` after its oldest request for more.
 #ifndef ENC_RUNTIME_SERVE_BATCHER_H_
 #define ENC_RUNTIME_SERVE_BATCHER_H_
 
@@ -47,6 +48,9 @@ struct BatcherOptions {
   int64_t max_batch_tokens = 16384;
   int32_t max_batch_sequences = 64;
   int32_t max_queue = 256;  // requests waiting or running
+  // How long the oldest request may wait for others to fill its batch
+  // (clients answered together come back together).
+  std::chrono::microseconds gather{2000};
 };
 
 class Batcher {
@@ -68,6 +72,7 @@ class Batcher {
   std::condition_variable cv_;
   std::deque<std::shared_ptr<Job>> queue_;
   int32_t pending_ = 0;
+  int64_t queued_tokens_ = 0, queued_seqs_ = 0;  // not yet in a batch
   bool stopping_ = false;
   std::thread thread_;
 };

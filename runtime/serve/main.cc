@@ -29,14 +29,15 @@ constexpr const char* kUsage =
     "    [--max-batch-requests 64] [--max-queue 256]\n"
     "    [--max-body-bytes 2097152] [--max-client-batch-size 32]\n"
     "    [--threads N] [--model-id ID] [--read-timeout 5]\n"
-    "    [--drain-timeout 30]\n"
+    "    [--drain-timeout 30] [--batch-gather-us 2000]\n"
     "--port 0 picks a free port; the first line on stdout names it.\n";
 
 struct Options {
   std::string library, weights, encoder, host = "127.0.0.1", model_id;
   int64_t port = 8080, max_batch_tokens = 16384, max_batch_requests = 64,
           max_queue = 256, max_body_bytes = 2097152, max_client_batch_size = 32,
-          threads = 0, read_timeout = 5, drain_timeout = 30;
+          threads = 0, read_timeout = 5, drain_timeout = 30,
+          batch_gather_us = 2000;
 };
 
 // Parses argv into *o; false after printing what is wrong.
@@ -56,6 +57,7 @@ bool Parse(int argc, char** argv, Options* o) {
       {"--threads", &o->threads, 0, 4096},
       {"--read-timeout", &o->read_timeout, 1, 3600},
       {"--drain-timeout", &o->drain_timeout, 0, 3600},
+      {"--batch-gather-us", &o->batch_gather_us, 0, 1000000},
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -143,6 +145,7 @@ int main(int argc, char** argv) {
   bo.max_batch_tokens = o.max_batch_tokens;
   bo.max_batch_sequences = static_cast<int32_t>(o.max_batch_requests);
   bo.max_queue = static_cast<int32_t>(o.max_queue);
+  bo.gather = std::chrono::microseconds(o.batch_gather_us);
   auto batcher =
       std::make_unique<enc::serve::Batcher>(host.get(), &metrics, bo);
   enc::serve::RouteOptions ro;

@@ -98,10 +98,18 @@ std::unique_ptr<ModelHost> ModelHost::Open(const std::string& library,
       enc_tokenizer_open_memory(data, size, name, &host->tokenizer_) !=
           ENC_OK ||
       enc_tokenizer_open_memory(data, size, name, &host->truncating_) !=
-          ENC_OK ||
-      enc_tokenizer_set_truncation(host->tokenizer_, 0,
+          ENC_OK) {
+    *why = std::string(info.name) + ": its tokenizer: " + enc_last_error();
+    return nullptr;
+  }
+  // The limit is the file's truncation when it sets one (as the library's
+  // NAME_embed_text), else max_len.
+  const int32_t file_limit = enc_tokenizer_truncation_length(host->tokenizer_);
+  host->max_input_ =
+      file_limit > 0 && file_limit < info.max_len ? file_limit : info.max_len;
+  if (enc_tokenizer_set_truncation(host->tokenizer_, 0,
                                    ENC_TRUNCATE_LONGEST_FIRST) != ENC_OK ||
-      enc_tokenizer_set_truncation(host->truncating_, info.max_len,
+      enc_tokenizer_set_truncation(host->truncating_, host->max_input_,
                                    ENC_TRUNCATE_LONGEST_FIRST) != ENC_OK ||
       enc_tokenizer_set_padding(host->tokenizer_, 0) != ENC_OK ||
       enc_tokenizer_set_padding(host->truncating_, 0) != ENC_OK) {
@@ -150,13 +158,13 @@ bool ModelHost::Tokenize(std::string_view text, const std::string_view* pair,
     return false;
   }
   int32_t n = enc_encoding_length(e);
-  if (n > info_->max_len) {
+  if (n > max_input_) {
     enc_encoding_free(e);
     if (!truncate) {
       *too_long = true;
       *why = "input has " + std::to_string(n) +
-             " tokens, more than the model's " +
-             std::to_string(info_->max_len) + " (set truncate to cut it)";
+             " tokens, more than the model's " + std::to_string(max_input_) +
+             " (set truncate to cut it)";
       return false;
     }
     if (enc_tokenizer_encode(truncating_, text.data(), text.size(),

@@ -52,7 +52,7 @@ class ModelHost {
   const char* pooling_name() const;
 
   // Encodes `text` (with `pair`, or null) with special tokens. With
-  // `truncate` false a sequence over max_len is refused: false with *why
+  // `truncate` false a sequence over max_input() is refused: false with *why
   // naming its length and the limit, *too_long set.
   bool Tokenize(std::string_view text, const std::string_view* pair,
                 bool truncate, Sequence* out, bool* too_long,
@@ -61,6 +61,9 @@ class ModelHost {
   bool Tokens(std::string_view text, bool add_special,
               std::vector<TokenInfo>* out, std::string* why) const;
   const enc_tokenizer* tokenizer() const { return tokenizer_; }
+  // The most tokens a sequence may have: the tokenizer file's truncation
+  // when it sets one, else max_len.
+  int32_t max_input() const { return max_input_; }
 
   // The model's rows for `seqs` (info().out_dim floats each: a pooling
   // model), one forward call.
@@ -78,6 +81,7 @@ class ModelHost {
   // decides "too long"), and the same truncating to max_len.
   enc_tokenizer* tokenizer_ = nullptr;
   enc_tokenizer* truncating_ = nullptr;
+  int32_t max_input_ = 0;
 };
 
 }  // namespace serve

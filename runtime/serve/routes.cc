@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "enc/kernels/classifier.h"
+#include "src/json_depth.h"
 
 namespace enc {
 namespace serve {
@@ -31,29 +32,8 @@ struct Refusal {
   throw Refusal{status, kind, message};
 }
 
-int Depth(const std::string& text) {
-  int depth = 0, max = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') in_string = true;
-    if (c == '[' || c == '{') max = std::max(max, ++depth);
-    if (c == ']' || c == '}') --depth;
-  }
-  return max;
-}
-
 json ParseBody(const std::string& body) {
-  if (Depth(body) > kMaxDepth) {
+  if (JsonDepth(body) > kMaxDepth) {
     Refuse(400, "Validation",
            "the JSON is nested deeper than " + std::to_string(kMaxDepth) +
                " levels");
@@ -235,7 +215,7 @@ Reply Routes::Route(const std::string& method, const std::string& path,
                       {"model_type", model_type},
                       {"head", host_->head_name()},
                       {"dimensions", info.out_dim},
-                      {"max_input_length", info.max_len},
+                      {"max_input_length", host_->max_input()},
                       {"max_client_batch_size", options_.max_client_batch_size},
                       {"normalized", info.normalize != 0},
                       {"version", "encc"}}

@@ -100,13 +100,18 @@ def build(encc, enc_file, work):
     return lib, weights
 
 
-def forward_rows(model, seqs):
-    """The library's forward over `seqs` (lists of ids), one batch."""
+def forward_rows(model, seqs, types=None):
+    """The library's forward over `seqs` (lists of ids, with their type ids
+    or None), one batch."""
     n = max(len(s) for s in seqs)
     ids = np.zeros((len(seqs), n), np.int32)
+    type_ids = np.zeros_like(ids)
     for i, s in enumerate(seqs):
         ids[i, :len(s)] = s
-    return model.forward(ids, lengths=np.array([len(s) for s in seqs], np.int32))
+        if types is not None:
+            type_ids[i, :len(s)] = types[i]
+    return model.forward(ids, lengths=np.array([len(s) for s in seqs], np.int32),
+                         token_types=type_ids if types is not None else None)
 
 
 TEXTS = ["Hello, world!", "naïve café and 中文 text",
@@ -307,14 +312,7 @@ def check_heads(exe, lib, weights):
         status, out = srv.post("/rerank", {"query": TEXTS[0], "texts": docs,
                                            "return_text": True})
         pairs = [tok.encode(TEXTS[0], d) for d in docs]
-        n = max(len(p.ids) for p in pairs)
-        ids = np.zeros((len(pairs), n), np.int32)
-        types = np.zeros_like(ids)
-        for i, p in enumerate(pairs):
-            ids[i, :len(p.ids)] = p.ids
-            types[i, :len(p.ids)] = p.type_ids
-        logits = cross.forward(ids, lengths=np.array([len(p.ids) for p in pairs], np.int32),
-                               token_types=types)[:, 0]
+        logits = forward_rows(cross, [p.ids for p in pairs], [p.type_ids for p in pairs])[:, 0]
         sig = 1 / (1 + np.exp(-logits.astype(np.float64)))
         order = list(np.argsort(-sig, kind="stable"))
         check(status == 200 and [r["index"] for r in out] == order

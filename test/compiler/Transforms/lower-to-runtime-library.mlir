@@ -7,11 +7,11 @@
 
 // CHECK-DAG: llvm.mlir.global private constant @enc_library_name0("alibi_cls\00")
 // CHECK-DAG: llvm.mlir.global private constant @enc_library_name1("plain\00")
-// CHECK: llvm.mlir.global internal constant @enc_library_table() {{.*}} : !llvm.array<2 x struct<(i32, ptr, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr)>> {
-// Encoder 0: version 2, its name, d_model 8, heads 2, head_dim 4, d_ff 16,
+// CHECK: llvm.mlir.global internal constant @enc_library_table() {{.*}} : !llvm.array<2 x struct<(i32, ptr, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr)>> {
+// Encoder 0: version 3, its name, d_model 8, heads 2, head_dim 4, d_ff 16,
 // blocks 1, max_len 2, vocab 0, type_vocab 0, pooling 1 (cls), normalize 0,
-// out_dim 8, head 0 (none).
-// CHECK: %[[V:.*]] = llvm.mlir.constant(2 : i32) : i32
+// out_dim 8, head 0 (none), scores 0 (none).
+// CHECK: %[[V:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK-NEXT: llvm.insertvalue %[[V]], %{{.*}}[0]
 // CHECK: llvm.mlir.addressof @enc_library_name0
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[1]
@@ -39,16 +39,18 @@
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[12]
 // CHECK-NEXT: llvm.mlir.constant(0 : i32)
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[13]
-// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_load
+// CHECK-NEXT: llvm.mlir.constant(0 : i32)
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[14]
-// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_forward
+// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_load
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[15]
-// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_free
+// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_forward
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[16]
-// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_workspace_bytes
+// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_free
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[17]
-// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_forward_attention
+// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_workspace_bytes
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[18]
+// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_forward_attention
+// CHECK-NEXT: llvm.insertvalue %{{.*}}[19]
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[0]
 // Encoder 1: no attention (head_dim 0), max_len 4, pooling 0 (none).
 // CHECK: llvm.mlir.addressof @enc_library_name1
@@ -63,7 +65,7 @@
 // CHECK-NEXT: llvm.mlir.constant(0 : i32)
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[10]
 // CHECK: llvm.mlir.addressof @plain_forward_attention
-// CHECK-NEXT: llvm.insertvalue %{{.*}}[18]
+// CHECK-NEXT: llvm.insertvalue %{{.*}}[19]
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[1]
 // enc_library_encoders(count): *count = 2 when count is not NULL.
 // CHECK: llvm.func @enc_library_encoders(%[[COUNT:.*]]: !llvm.ptr) -> !llvm.ptr {
