@@ -74,6 +74,12 @@ class Server:
         status, _, payload = self.request("POST", path, body)
         return status, json.loads(payload) if payload else None
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
     def stop(self, timeout=30):
         self.proc.send_signal(signal.SIGTERM)
         try:
@@ -306,8 +312,7 @@ def check_overload_and_drain(exe, lib, weights):
 def check_heads(exe, lib, weights):
     cross = enc.load(lib, weights["cross"], "cross")
     tok = cross.tokenizer
-    srv = Server(exe, lib, weights["cross"], "--encoder", "cross")
-    try:
+    with Server(exe, lib, weights["cross"], "--encoder", "cross") as srv:
         docs = TEXTS[1:]
         status, out = srv.post("/rerank", {"query": TEXTS[0], "texts": docs,
                                            "return_text": True})
@@ -325,12 +330,9 @@ def check_heads(exe, lib, weights):
         status, out = srv.post("/embed", {"inputs": "x"})
         check(status == 400 and "cannot serve /embed" in out["error"],
               "/embed on a cross-encoder: 400 naming the head")
-    finally:
-        srv.stop()
 
     labels = enc.load(lib, weights["labels3"], "labels3")
-    srv = Server(exe, lib, weights["labels3"], "--encoder", "labels3")
-    try:
+    with Server(exe, lib, weights["labels3"], "--encoder", "labels3") as srv:
         status, out = srv.post("/predict", {"inputs": [TEXTS[0], [TEXTS[1], TEXTS[2]]]})
         e0 = labels.tokenizer.encode(TEXTS[0])
         logits = forward_rows(labels, [e0.ids])[0].astype(np.float64)
@@ -341,12 +343,9 @@ def check_heads(exe, lib, weights):
               and max(abs(first["LABEL_%d" % k] - soft[k]) for k in range(3)) < 1e-6
               and out[0][0]["score"] >= out[0][1]["score"],
               "/predict: softmax over 3 labels, highest first, a text and a pair")
-    finally:
-        srv.stop()
 
     sparse = enc.load(lib, weights["sparse"], "sparse")
-    srv = Server(exe, lib, weights["sparse"], "--encoder", "sparse")
-    try:
+    with Server(exe, lib, weights["sparse"], "--encoder", "sparse") as srv:
         status, out = srv.post("/embed_sparse", {"inputs": TEXTS[:2]})
         want = forward_rows(sparse, [sparse.tokenizer.encode(t).ids for t in TEXTS[:2]])
         ok = status == 200 and len(out) == 2
@@ -355,8 +354,6 @@ def check_heads(exe, lib, weights):
             ok = ok and [e["index"] for e in out[i]] == list(nz) and np.array_equal(
                 np.array([e["value"] for e in out[i]], np.float32), want[i][nz])
         check(ok, "/embed_sparse: the nonzero terms of the SPLADE rows, bit for bit")
-    finally:
-        srv.stop()
 
 
 def main():
