@@ -139,8 +139,9 @@ def heads(inputs, work, enc_path, lib, tok):
         want = alone[:, 0] if labels == 1 else alone
         diff = float(np.abs(got - want).max())
         check(m.head == "classifier" and m.out_dim == labels and got.shape == want.shape
+              and m.scores == ("sigmoid" if labels == 1 else "none")
               and diff <= 1e-5, "%s predict: shape %s == forward of each pair alone "
-              "(max |diff| %.2e)" % (name, got.shape, diff))
+              "(max |diff| %.2e), scores %s" % (name, got.shape, diff, m.scores))
         if labels == 1:
             check(bool(np.all((got > 0) & (got < 1))), "sigmoid scores in (0, 1)")
             ranked = m.rerank(query, docs, tokenizer=tok)
