@@ -32,6 +32,28 @@ struct Refusal {
   throw Refusal{status, kind, message};
 }
 
+// The routes that take a body; with /health, /info and /metrics, every
+// route there is (and the only values a metric's route label takes).
+const char* const kPosts[] = {"/embed",   "/v1/embeddings", "/rerank",
+                              "/predict", "/tokenize",      "/embed_sparse"};
+const char* const kGets[] = {"/health", "/info", "/metrics"};
+
+bool IsOneOf(const std::string& path, const char* const* first,
+             const char* const* last) {
+  return std::any_of(first, last, [&](const char* p) { return path == p; });
+}
+
+// The inputs of one request: none is "Empty", more than the client batch
+// size is 413 (TEI's).
+void CheckBatch(size_t count, int32_t max_batch) {
+  if (count == 0) Refuse(400, "Empty", "batch is empty");
+  if (static_cast<int64_t>(count) > max_batch) {
+    Refuse(413, "Validation",
+           "batch size " + std::to_string(count) +
+               " > maximum allowed batch size " + std::to_string(max_batch));
+  }
+}
+
 json ParseBody(const std::string& body) {
   if (JsonDepth(body) > kMaxDepth) {
     Refuse(400, "Validation",
@@ -81,12 +103,7 @@ std::vector<std::string> Texts(const json& j, const char* key,
     Refuse(422, "Validation",
            std::string("'") + key + "' is neither a string nor a list");
   }
-  if (out.empty()) Refuse(400, "Empty", "batch is empty");
-  if (static_cast<int32_t>(out.size()) > max_batch) {
-    Refuse(413, "Validation",
-           "batch size " + std::to_string(out.size()) +
-               " > maximum allowed batch size " + std::to_string(max_batch));
-  }
+  CheckBatch(out.size(), max_batch);
   for (const std::string& t : out) {
     if (t.empty()) Refuse(400, "Empty", "an input is empty");
   }
@@ -164,7 +181,10 @@ Reply Routes::Handle(const std::string& method, const std::string& path,
     reply = ErrorReply(500, "Backend", e.what());
     metrics_->CountError("Backend");
   }
-  metrics_->CountRequest(path, reply.status);
+  // Known routes only: a client choosing paths cannot grow the metrics.
+  const bool known = IsOneOf(path, std::begin(kPosts), std::end(kPosts)) ||
+                     IsOneOf(path, std::begin(kGets), std::end(kGets));
+  metrics_->CountRequest(known ? path : "other", reply.status);
   if (reply.status == 200 && tokens > 0) {
     metrics_->ObserveRequest(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -222,12 +242,8 @@ Reply Routes::Route(const std::string& method, const std::string& path,
                      .dump();
     return reply;
   }
-  static const char* const kPosts[] = {"/embed",    "/v1/embeddings",
-                                       "/rerank",   "/predict",
-                                       "/tokenize", "/embed_sparse"};
-  const bool known = std::any_of(std::begin(kPosts), std::end(kPosts),
-                                 [&](const char* p) { return path == p; });
-  if (!known && path != "/health" && path != "/info") {
+  const bool known = IsOneOf(path, std::begin(kPosts), std::end(kPosts));
+  if (!known && !IsOneOf(path, std::begin(kGets), std::end(kGets))) {
     Refuse(404, "Validation", "no route " + path);
   }
   if (method != "POST" || !known) {
@@ -453,13 +469,7 @@ Reply Routes::Route(const std::string& method, const std::string& path,
   } else {
     add(*in);  // refused with the message above
   }
-  if (items.empty()) Refuse(400, "Empty", "batch is empty");
-  if (static_cast<int32_t>(items.size()) > options_.max_client_batch_size) {
-    Refuse(413, "Validation",
-           "batch size " + std::to_string(items.size()) +
-               " > maximum allowed batch size " +
-               std::to_string(options_.max_client_batch_size));
-  }
+  CheckBatch(items.size(), options_.max_client_batch_size);
   std::vector<Sequence> seqs;
   for (const auto& [text, pair] : items) {
     seqs.push_back(tokenize(text, pair.empty() ? nullptr : &pair));

@@ -103,8 +103,13 @@ extern "C" enc_status enc_tokenizer_open_memory(const char* data, size_t size,
   if (name == nullptr) name = "<memory>";
   return Guarded(fn, [&] {
     auto* tok = new enc_tokenizer;
-    const enc_status s = enc::tok::LoadBytes(
-        name, std::string(data == nullptr ? "" : data, size), tok);
+    // An image is copied once, into its aligned home; a file's bytes are
+    // parsed from a string.
+    const enc_status s =
+        enc::tok::IsImage(data, size)
+            ? enc::tok::ReadImage(name, data, size, /*borrow=*/false, tok)
+            : enc::tok::LoadBytes(
+                  name, std::string(data == nullptr ? "" : data, size), tok);
     if (s != ENC_OK) {
       delete tok;
       return s;

@@ -20,7 +20,7 @@ namespace {
 constexpr char kMagic[8] = {'E', 'N', 'C', 'T', 'O', 'K', '\n', '\x1a'};
 constexpr uint32_t kVersion = 1;
 constexpr size_t kHeaderBytes = 32;
-constexpr int64_t kMaxIds = (int64_t{1} << 24) + 1;
+constexpr int64_t kMaxIds = kMaxTokenId + 1;
 
 size_t Align8(size_t n) { return (n + 7) & ~size_t{7}; }
 

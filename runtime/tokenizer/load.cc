@@ -40,9 +40,8 @@ using nlohmann::json;
 constexpr int64_t kMaxFileBytes = int64_t{512} << 20;
 // JSON nested deeper than any tokenizer.json is refused before parsing.
 constexpr int kMaxDepth = 64;
-// Ids and type ids are below 2^24 (as SetToken checks); a fixed padding
-// past a million tokens is refused rather than allocated for every text.
-constexpr int64_t kMaxId = int64_t{1} << 24;
+// A fixed padding past a million tokens is refused rather than allocated
+// for every text.
 constexpr int64_t kMaxInt32 = 0x7FFFFFFF;
 constexpr int64_t kMaxPadding = int64_t{1} << 20;
 
@@ -121,7 +120,7 @@ struct Loader {
   // Records id -> token; a second token for one id is an error.
   enc_status SetToken(const std::string& where, const std::string& token,
                       int64_t id, bool allow_same = false) {
-    if (id < 0 || id > (int64_t{1} << 24)) {
+    if (id < 0 || id > kMaxTokenId) {
       return Bad(where, "id " + std::to_string(id) + " of \"" + token +
                             "\" is out of range");
     }
@@ -633,7 +632,7 @@ struct Loader {
     if (!token_json.is_string()) return Bad(where, "the token is not a string");
     const std::string token = token_json.get<std::string>();
     int64_t id = 0;
-    if (enc_status s = IntOf(id_json, 0, kMaxId, where, &id)) return s;
+    if (enc_status s = IntOf(id_json, 0, kMaxTokenId, where, &id)) return s;
     if (IdOf(token) != id) {
       return Bad(where, "\"" + token + "\" is not token " + std::to_string(id));
     }
@@ -644,7 +643,7 @@ struct Loader {
   enc_status TypeId(const json& piece, const std::string& where,
                     int32_t* out) const {
     int64_t v = 0;
-    if (enc_status s = Int(piece, "type_id", 0, 0, kMaxId, where, &v)) {
+    if (enc_status s = Int(piece, "type_id", 0, 0, kMaxTokenId, where, &v)) {
       return s;
     }
     *out = static_cast<int32_t>(v);
@@ -826,7 +825,7 @@ struct Loader {
       } else {
         pad.batch_longest = true;
       }
-      if (enc_status s = Int(p, "pad_id", 0, 0, kMaxId, "padding", &v)) {
+      if (enc_status s = Int(p, "pad_id", 0, 0, kMaxTokenId, "padding", &v)) {
         return s;
       }
       pad.pad_id = static_cast<int32_t>(v);
@@ -835,7 +834,8 @@ struct Loader {
         return Bad("padding.pad_id", std::to_string(pad.pad_id) +
                                          " is not an id of the vocabulary");
       }
-      if (enc_status s = Int(p, "pad_type_id", 0, 0, kMaxId, "padding", &v)) {
+      if (enc_status s =
+              Int(p, "pad_type_id", 0, 0, kMaxTokenId, "padding", &v)) {
         return s;
       }
       pad.pad_type_id = static_cast<int32_t>(v);

@@ -24,6 +24,9 @@
 namespace enc {
 namespace tok {
 
+// Ids and type ids are at most this (a file with larger ones is refused).
+constexpr int64_t kMaxTokenId = int64_t{1} << 24;
+
 // Each model's key for the per-thread caches of split words: never reused,
 // so a cache never serves another (or a freed and reallocated) model.
 uint64_t NextCacheKey();
