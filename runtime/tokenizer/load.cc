@@ -154,6 +154,24 @@ struct Loader {
     return ENC_OK;
   }
 
+  // Calls add(token, id) for each entry of a model's "vocab" object, which
+  // must be non-empty with integer ids.
+  template <typename Add>
+  enc_status ForEachVocabEntry(const json& m, Add add) {
+    const auto vocab = m.find("vocab");
+    if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
+      return Bad("model.vocab", "missing or empty");
+    }
+    for (const auto& [token, id] : vocab->items()) {
+      if (!id.is_number_integer()) {
+        return Bad("model.vocab",
+                   "the id of \"" + token + "\" is not an integer");
+      }
+      if (enc_status s = add(token, id.template get<int64_t>())) return s;
+    }
+    return ENC_OK;
+  }
+
   // A kind may appear once in a Sequence: each has one set of options.
   template <typename Kind>
   enc_status Once(const std::string& where, std::vector<Kind>* list, Kind kind,
@@ -374,19 +392,11 @@ struct Loader {
                            "model", &w.max_input_chars_per_word)) {
       return s;
     }
-    const auto vocab = m.find("vocab");
-    if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
-      return Bad("model.vocab", "missing or empty");
-    }
-    for (const auto& [token, id] : vocab->items()) {
-      if (!id.is_number_integer()) {
-        return Bad("model.vocab",
-                   "the id of \"" + token + "\" is not an integer");
-      }
-      if (enc_status s =
-              AddVocabEntry("model.vocab", token, id.get<int64_t>())) {
-        return s;
-      }
+    if (enc_status s =
+            ForEachVocabEntry(m, [&](const std::string& token, int64_t id) {
+              return AddVocabEntry("model.vocab", token, id);
+            })) {
+      return s;
     }
     const std::string unk = m.value("unk_token", "[UNK]");
     w.unk_id = w.vocab.Find(unk);
@@ -438,21 +448,16 @@ struct Loader {
     bpe.fuse_unk = m.value("fuse_unk", false);
     bpe.byte_fallback = m.value("byte_fallback", false);
     bpe.ignore_merges = m.value("ignore_merges", false);
-    const auto vocab = m.find("vocab");
-    if (vocab == m.end() || !vocab->is_object() || vocab->empty()) {
-      return Bad("model.vocab", "missing or empty");
-    }
-    for (const auto& [token, id] : vocab->items()) {
-      if (!id.is_number_integer()) {
-        return Bad("model.vocab",
-                   "the id of \"" + token + "\" is not an integer");
-      }
-      if (enc_status s = SetToken("model.vocab", token, id.get<int64_t>())) {
-        return s;
-      }
-      if (!bpe.vocab.Insert(token, id.get<int32_t>())) {
-        return Bad("model.vocab", "the token \"" + token + "\" appears twice");
-      }
+    if (enc_status s =
+            ForEachVocabEntry(m, [&](const std::string& token, int64_t id) {
+              if (enc_status s = SetToken("model.vocab", token, id)) return s;
+              if (!bpe.vocab.Insert(token, static_cast<int32_t>(id))) {
+                return Bad("model.vocab",
+                           "the token \"" + token + "\" appears twice");
+              }
+              return ENC_OK;
+            })) {
+      return s;
     }
     const json unk = m.value("unk_token", json());
     if (!unk.is_null()) {

@@ -243,15 +243,31 @@ LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
 }
 
 namespace {
-/// An op that writes the encoder's output (enc.pool, enc.classifier,
-/// enc.colbert): one kernel call, its arguments from `Args(B, L, X)` with X
-/// the input's view, into the caller's `out`.
+/// The arguments of an output kernel, in order: the op's own leading ones,
+/// the rows every output kernel reads, its trailing ones.
+SmallVector<Value> joinArgs(ArrayRef<Value> Leading, ArrayRef<Value> Rows,
+                            ArrayRef<Value> Trailing) {
+  SmallVector<Value> Args(Leading);
+  Args.append(Rows.begin(), Rows.end());
+  Args.append(Trailing.begin(), Trailing.end());
+  return Args;
+}
+
+/// An op that writes the encoder's output (enc.pool and the heads): one
+/// kernel call into the caller's `out`. Every such kernel reads its input
+/// rows as (batch, seq, width, lengths, x, ldx); `Args(B, L, Rows)` places
+/// them among the op's own arguments.
 template <typename OutputOp, typename ArgsFn>
 LogicalResult lowerOutput(EncoderLowering &E, OutputOp Op,
-                          const abi::Callee &Callee, ArgsFn Args) {
+                          const abi::Callee &Callee, int64_t InputWidth,
+                          ArgsFn Args) {
   Location L = Op.getLoc();
-  SmallVector<Value> Values = Args(E.B, L, E.view(Op.getInput()));
-  E.B.callChecked(Callee, Values, L);
+  RuntimeBuilder &B = E.B;
+  View X = E.view(Op.getInput());
+  const Value Rows[] = {
+      E.Batch, E.SeqLen,      B.i64(InputWidth, L), E.view(Op.getLengths()).Ptr,
+      X.Ptr,   B.i64(X.Ld, L)};
+  B.callChecked(Callee, Args(B, L, ArrayRef<Value>(Rows)), L);
   E.Views[Op.getResult()] = {E.Out, width(Op.getResult())};
   return success();
 }
@@ -262,48 +278,32 @@ LogicalResult PoolOp::lowerToRuntime(EncoderLowering &E) {
   PoolOp Op = *this;
   // The result's width: the input's, or its first output_dim columns.
   const int64_t D = width(Op.getResult());
-  return lowerOutput(
-      E, Op, ENC_RUNTIME_CALLEE(enc_pool),
-      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
-        return {B.i32(abi::toRuntime(Op.getMode()), L),
-                B.i32(Op.getNormalize() ? 1 : 0, L),
-                E.Batch,
-                E.SeqLen,
-                B.i64(D, L),
-                E.view(Op.getLengths()).Ptr,
-                X.Ptr,
-                B.i64(X.Ld, L),
-                E.Out,
-                B.i64(D, L)};
-      });
+  return lowerOutput(E, Op, ENC_RUNTIME_CALLEE(enc_pool), D,
+                     [&](RuntimeBuilder &B, Location L, ArrayRef<Value> Rows) {
+                       return joinArgs({B.i32(abi::toRuntime(Op.getMode()), L),
+                                        B.i32(Op.getNormalize() ? 1 : 0, L)},
+                                       Rows, {E.Out, B.i64(D, L)});
+                     });
 }
 
 /// The encoder's output when it classifies (docs/language.md#heads).
 LogicalResult ClassifierOp::lowerToRuntime(EncoderLowering &E) {
   ClassifierOp Op = *this;
   return lowerOutput(
-      E, Op, ENC_RUNTIME_CALLEE(enc_classifier),
-      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
-        return {
-            B.i32(abi::toRuntime(Op.getMode()), L),
-            E.Batch,
-            E.SeqLen,
-            B.i64(width(Op.getInput()), L),
-            E.view(Op.getLengths()).Ptr,
-            X.Ptr,
-            B.i64(X.Ld, L),
-            E.ptrOrNull(Op.getDenseWeight(), L),
-            E.ptrOrNull(Op.getDenseBias(), L),
-            B.i32(abi::toRuntime(Op.getActivation()), L),
-            B.i32(Op.getNormKind() ? abi::toRuntime(*Op.getNormKind()) : 0, L),
-            E.ptrOrNull(Op.getNormGamma(), L),
-            E.ptrOrNull(Op.getNormBeta(), L),
-            B.f32(Op.getEps() ? Op.getEps()->convertToFloat() : 0.0f, L),
-            E.view(Op.getWeight()).Ptr,
-            E.view(Op.getBias()).Ptr,
-            B.i32(abi::toRuntime(Op.getScores()), L),
-            E.Out,
-            B.i64(width(Op.getResult()), L)};
+      E, Op, ENC_RUNTIME_CALLEE(enc_classifier), width(Op.getInput()),
+      [&](RuntimeBuilder &B, Location L, ArrayRef<Value> Rows) {
+        return joinArgs(
+            {B.i32(abi::toRuntime(Op.getMode()), L)}, Rows,
+            {E.ptrOrNull(Op.getDenseWeight(), L),
+             E.ptrOrNull(Op.getDenseBias(), L),
+             B.i32(abi::toRuntime(Op.getActivation()), L),
+             B.i32(Op.getNormKind() ? abi::toRuntime(*Op.getNormKind()) : 0, L),
+             E.ptrOrNull(Op.getNormGamma(), L),
+             E.ptrOrNull(Op.getNormBeta(), L),
+             B.f32(Op.getEps() ? Op.getEps()->convertToFloat() : 0.0f, L),
+             E.view(Op.getWeight()).Ptr, E.view(Op.getBias()).Ptr,
+             B.i32(abi::toRuntime(Op.getScores()), L), E.Out,
+             B.i64(width(Op.getResult()), L)});
       });
 }
 
@@ -311,21 +311,15 @@ LogicalResult ClassifierOp::lowerToRuntime(EncoderLowering &E) {
 LogicalResult DenseHeadOp::lowerToRuntime(EncoderLowering &E) {
   DenseHeadOp Op = *this;
   return lowerOutput(
-      E, Op, ENC_RUNTIME_CALLEE(enc_dense_head),
-      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
-        return {B.i32(abi::toRuntime(Op.getMode()), L),
-                B.i32(Op.getNormalize() ? 1 : 0, L),
-                E.Batch,
-                E.SeqLen,
-                B.i64(width(Op.getInput()), L),
-                E.view(Op.getLengths()).Ptr,
-                X.Ptr,
-                B.i64(X.Ld, L),
-                E.view(Op.getWeight()).Ptr,
-                E.ptrOrNull(Op.getBias(), L),
-                B.i32(abi::toRuntime(Op.getActivation()), L),
-                E.Out,
-                B.i64(width(Op.getResult()), L)};
+      E, Op, ENC_RUNTIME_CALLEE(enc_dense_head), width(Op.getInput()),
+      [&](RuntimeBuilder &B, Location L, ArrayRef<Value> Rows) {
+        return joinArgs({B.i32(abi::toRuntime(Op.getMode()), L),
+                         B.i32(Op.getNormalize() ? 1 : 0, L)},
+                        Rows,
+                        {E.view(Op.getWeight()).Ptr,
+                         E.ptrOrNull(Op.getBias(), L),
+                         B.i32(abi::toRuntime(Op.getActivation()), L), E.Out,
+                         B.i64(width(Op.getResult()), L)});
       });
 }
 
@@ -333,16 +327,9 @@ LogicalResult DenseHeadOp::lowerToRuntime(EncoderLowering &E) {
 LogicalResult ColbertOp::lowerToRuntime(EncoderLowering &E) {
   ColbertOp Op = *this;
   return lowerOutput(
-      E, Op, ENC_RUNTIME_CALLEE(enc_colbert),
-      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
-        return {E.Batch,
-                E.SeqLen,
-                B.i64(width(Op.getInput()), L),
-                E.view(Op.getLengths()).Ptr,
-                X.Ptr,
-                B.i64(X.Ld, L),
-                E.view(Op.getWeight()).Ptr,
-                E.Out};
+      E, Op, ENC_RUNTIME_CALLEE(enc_colbert), width(Op.getInput()),
+      [&](RuntimeBuilder &, Location, ArrayRef<Value> Rows) {
+        return joinArgs({}, Rows, {E.view(Op.getWeight()).Ptr, E.Out});
       });
 }
 
@@ -351,19 +338,12 @@ namespace {
 template <typename DecoderOp>
 LogicalResult lowerDecoder(EncoderLowering &E, DecoderOp Op,
                            const abi::Callee &Callee) {
-  return lowerOutput(
-      E, Op, Callee,
-      [&](RuntimeBuilder &B, Location L, View X) -> SmallVector<Value> {
-        return {E.Batch,
-                E.SeqLen,
-                B.i64(width(Op.getInput()), L),
-                E.view(Op.getLengths()).Ptr,
-                X.Ptr,
-                B.i64(X.Ld, L),
-                E.view(Op.getWeight()).Ptr,
-                E.view(Op.getBias()).Ptr,
-                E.Out};
-      });
+  return lowerOutput(E, Op, Callee, width(Op.getInput()),
+                     [&](RuntimeBuilder &, Location, ArrayRef<Value> Rows) {
+                       return joinArgs({}, Rows,
+                                       {E.view(Op.getWeight()).Ptr,
+                                        E.view(Op.getBias()).Ptr, E.Out});
+                     });
 }
 } // namespace
 
