@@ -13,8 +13,8 @@ library exports (enc/library.h) and calls the C ABI (docs/c-abi.md) through
 ctypes, which releases the GIL during each call. docs/python.md has more.
 """
 from ._library import Error, set_num_threads
-from ._model import Model, load
+from ._model import Model, load, pack
 from ._tokenizer import Encoding, Tokenizer
 
-__all__ = ["Encoding", "Error", "Model", "Tokenizer", "load",
+__all__ = ["Encoding", "Error", "Model", "Tokenizer", "load", "pack",
            "set_num_threads"]

@@ -12,7 +12,7 @@ from typing import Dict, List, Optional
 
 __all__ = ["Error", "Library", "open_library", "set_num_threads"]
 
-ABI_VERSION = 3  # ENC_LIBRARY_ABI_VERSION of enc/library.h
+ABI_VERSION = 4  # ENC_LIBRARY_ABI_VERSION of enc/library.h
 
 # enc_status, as enc_status_name() spells it without "ENC_ERR_", lowercased.
 STATUSES = ("io", "format", "weights", "input", "nomem")
@@ -55,10 +55,11 @@ WORKSPACE_BYTES_FN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_int32,
 FORWARD_ATTENTION_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p,
                                         ctypes.c_void_p, ctypes.c_void_p,
                                         ctypes.c_void_p)
+PACK_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p)
 
 
 class EncoderInfo(ctypes.Structure):
-    """enc_encoder_info of enc/library.h (ENC_LIBRARY_ABI_VERSION 3)."""
+    """enc_encoder_info of enc/library.h (ENC_LIBRARY_ABI_VERSION 4)."""
     _fields_ = [("abi_version", ctypes.c_int32), ("name", ctypes.c_char_p),
                 ("d_model", ctypes.c_int32), ("heads", ctypes.c_int32),
                 ("head_dim", ctypes.c_int32), ("d_ff", ctypes.c_int32),
@@ -69,7 +70,8 @@ class EncoderInfo(ctypes.Structure):
                 ("scores", ctypes.c_int32),
                 ("load", LOAD_FN), ("forward", FORWARD_FN),
                 ("free", FREE_FN), ("workspace_bytes", WORKSPACE_BYTES_FN),
-                ("forward_attention", FORWARD_ATTENTION_FN)]
+                ("forward_attention", FORWARD_ATTENTION_FN),
+                ("pack", PACK_FN)]
 
 
 POOLINGS = ("none", "cls", "mean", "max", "last")  # enc_pool_mode

@@ -459,7 +459,9 @@ def load(library: Union[str, "os.PathLike[str]"],
     """Loads encoder `encoder` of the shared library `library` (built by
     ``encc --emit=shared``) with the safetensors file `weights`, or a model
     directory as Hugging Face and sentence-transformers save one (its
-    model.safetensors and its Dense modules' files: docs/weights.md).
+    model.safetensors and its Dense modules' files: docs/weights.md), or a
+    packed-weights file written by :func:`pack` or ``encc pack``, which is
+    mapped and used in place.
 
     `encoder` may be omitted when the library holds one encoder. The library
     is loaded once per process; each call loads the weights anew. Raises
@@ -468,13 +470,36 @@ def load(library: Union[str, "os.PathLike[str]"],
     tensor is missing or has the wrong shape), ``"input"`` (no such encoder).
     """
     lib = open_library(library)
+    return Model(lib, _encoder_of(lib, encoder), weights)
+
+
+def _encoder_of(lib: Library, encoder: Optional[str]) -> str:
     names = lib.names()
     if encoder is None:
         if len(names) != 1:
             raise Error("input", "%s holds %d encoders (%s): name one with encoder="
                         % (lib.path, len(names), ", ".join(names)))
-        encoder = names[0]
-    elif encoder not in lib.encoders:
+        return names[0]
+    if encoder not in lib.encoders:
         raise Error("input", "%s has no encoder named '%s'; it holds %s"
                     % (lib.path, encoder, ", ".join(names)))
-    return Model(lib, encoder, weights)
+    return encoder
+
+
+def pack(library: Union[str, "os.PathLike[str]"],
+         weights: Union[str, "os.PathLike[str]"],
+         packed: Union[str, "os.PathLike[str]"],
+         encoder: Optional[str] = None) -> None:
+    """Loads `weights` (a safetensors file or model directory) for encoder
+    `encoder` of `library`, packs them for this machine's CPU and writes them
+    to `packed`, a packed-weights file (docs/weights.md#packed-weights-files)
+    that :func:`enc.load` then maps in place: no packing, and one copy in
+    the page cache for every process that loads it. The file is written
+    under a temporary name and renamed. Raises :class:`enc.Error` as
+    :func:`load` does, and ``"io"`` when `packed` cannot be written.
+    """
+    lib = open_library(library)
+    info = lib.encoders[_encoder_of(lib, encoder)]
+    status = info.pack(os.fsencode(weights), os.fsencode(packed))
+    if status != 0:
+        raise lib.error(status)

@@ -121,6 +121,18 @@ void RoundRowsToBf16Pairs(const float* x, int64_t ldx, int64_t k, int64_t r0,
   ENC_DYNAMIC_DISPATCH(RoundRowsBf16)(x, ldx, k, r0, r1, xb, ldxb);
 }
 
+bool PlanBf16(int64_t n, int64_t k, Bf16Plan* plan) {
+  Bf16Plan& p = *plan;
+  p.kernel = ChooseBf16Kernel();
+  const int64_t width = p.kernel.panel;
+  p.panels = (n + width - 1) / width;
+  const int64_t multiple = p.kernel.group_multiple;
+  p.kpairs = ((k + 1) / 2 + multiple - 1) / multiple * multiple;
+  if (p.kpairs > (int64_t{1} << 40) / (p.panels * width)) return false;
+  p.bytes = p.panels * p.kpairs * width * int64_t{sizeof(uint32_t)};
+  return true;
+}
+
 enc_status PackBf16(int32_t num_parts, const float* const* parts,
                     const int64_t* rows, int64_t k, enc_packed_b** out) {
   const char* fn = "enc_gemm_pack";
@@ -136,17 +148,15 @@ enc_status PackBf16(int32_t num_parts, const float* const* parts,
     w.first_row[i] = w.first_row[num_parts];
   }
   w.n = w.first_row[num_parts];
-  const Bf16Kernel kernel = ChooseBf16Kernel();
-  const int64_t width = kernel.panel, n = w.n;
-  const int64_t panels = (n + width - 1) / width;
-  const int64_t multiple = kernel.group_multiple;
-  const int64_t kpairs = ((k + 1) / 2 + multiple - 1) / multiple * multiple;
-  if (kpairs > (int64_t{1} << 40) / (panels * width)) {
+  Bf16Plan plan;
+  if (!PlanBf16(w.n, k, &plan)) {
     return Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
-                static_cast<long long>(n), static_cast<long long>(k));
+                static_cast<long long>(w.n), static_cast<long long>(k));
   }
-  const size_t bytes =
-      static_cast<size_t>(panels * kpairs * width) * sizeof(uint32_t);
+  const Bf16Kernel kernel = plan.kernel;
+  const int64_t width = kernel.panel, n = w.n;
+  const int64_t panels = plan.panels, kpairs = plan.kpairs;
+  const size_t bytes = static_cast<size_t>(plan.bytes);
   auto* packed = new (std::nothrow) enc_packed_b{};
   void* data = AllocLarge(bytes);
   if (packed == nullptr || data == nullptr) {

@@ -92,6 +92,15 @@ void SetBf16ChoiceForTest(Bf16Choice choice);
 void RoundRowsToBf16Pairs(const float* x, int64_t ldx, int64_t k, int64_t r0,
                           int64_t r1, uint32_t* xb, int64_t ldxb);
 
+// The layout of a bf16 packed matrix of W [n, k] for the kernel this
+// process chooses: the packing and a packed file's view (src/packed_file.cc)
+// share it. False if the shape is too large.
+struct Bf16Plan {
+  Bf16Kernel kernel;
+  int64_t panels, kpairs, bytes;
+};
+bool PlanBf16(int64_t n, int64_t k, Bf16Plan* plan);
+
 // Packs the row concatenation of parts into a bf16 packed matrix (pack.cc
 // calls it for BF16).
 enc_status PackBf16(int32_t num_parts, const float* const* parts,

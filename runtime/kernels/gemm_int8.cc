@@ -28,6 +28,7 @@
 #include "enc/kernels/threads.h"
 #include "src/dispatch.h"
 #include "src/large_alloc.h"
+#include "src/mapped_file.h"
 #include "src/status.h"
 
 namespace enc {
@@ -149,21 +150,43 @@ void QuantizeTask(void* ctx, int64_t begin, int64_t end) {
 
 }  // namespace
 
+bool PlanInt8(int64_t n, int64_t k, Int8Plan* plan) {
+  Int8Plan& p = *plan;
+  p.kernel = ChooseInt8Kernel();
+  const int64_t width = p.kernel.panel;
+  p.panels = (n + width - 1) / width;
+  const int64_t multiple = p.kernel.group_multiple;
+  p.groups =
+      ((k + kInt8Group - 1) / kInt8Group + multiple - 1) / multiple * multiple;
+  if (p.groups > (int64_t{1} << 40) / (p.panels * width * kInt8Group)) {
+    return false;
+  }
+  p.panel_bytes = RoundUp(p.panels * p.groups * width * kInt8Group);
+  p.column_bytes = RoundUp(p.panels * width * int64_t{sizeof(float)});
+  p.bytes = p.panel_bytes + 2 * p.column_bytes;
+  return true;
+}
+
+void ViewInt8(const Int8Plan& plan, void* block, Int8Panels* q) {
+  q->kernel = plan.kernel;
+  q->block = block;
+  q->panels = static_cast<int8_t*>(block);
+  q->scales = reinterpret_cast<float*>(q->panels + plan.panel_bytes);
+  q->sums = reinterpret_cast<int32_t*>(q->panels + plan.panel_bytes +
+                                       plan.column_bytes);
+  q->groups = plan.groups;
+}
+
 enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
   const char* fn = "enc_gemm_pack";
-  const Int8Kernel kernel = ChooseInt8Kernel();
-  const int64_t width = kernel.panel, n = w.n, k = w.k;
-  const int64_t panels = (n + width - 1) / width;
-  const int64_t multiple = kernel.group_multiple;
-  const int64_t groups =
-      ((k + kInt8Group - 1) / kInt8Group + multiple - 1) / multiple * multiple;
-  if (groups > (int64_t{1} << 40) / (panels * width * kInt8Group)) {
+  const int64_t n = w.n, k = w.k;
+  Int8Plan plan;
+  if (!PlanInt8(n, k, &plan)) {
     return Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
                 static_cast<long long>(n), static_cast<long long>(k));
   }
-  const int64_t panel_bytes = RoundUp(panels * groups * width * kInt8Group);
-  const int64_t column_bytes = RoundUp(panels * width * int64_t{sizeof(float)});
-  const int64_t bytes = panel_bytes + 2 * column_bytes;
+  const int64_t width = plan.kernel.panel, panels = plan.panels;
+  const int64_t groups = plan.groups, bytes = plan.bytes;
   auto* packed = new (std::nothrow) enc_packed_b{};
   void* block = AllocLarge(static_cast<size_t>(bytes));
   if (packed == nullptr || block == nullptr) {
@@ -173,12 +196,7 @@ enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
                 static_cast<long long>(bytes));
   }
   Int8Panels& q = packed->int8;
-  q.kernel = kernel;
-  q.block = block;
-  q.panels = static_cast<int8_t*>(block);
-  q.scales = reinterpret_cast<float*>(q.panels + panel_bytes);
-  q.sums = reinterpret_cast<int32_t*>(q.panels + panel_bytes + column_bytes);
-  q.groups = groups;
+  ViewInt8(plan, block, &q);
   std::fill(q.scales + n, q.scales + panels * width, 0.0f);
   const int64_t ldq = groups * kInt8Group;
   auto* rows = static_cast<int8_t*>(std::malloc(static_cast<size_t>(n * ldq)));
@@ -214,7 +232,7 @@ enc_status PackInt8(const WeightRows& w, enc_packed_b** out) {
 }
 
 void FreeInt8(Int8Panels* panels) {
-  std::free(panels->block);
+  if (!ReleaseIfMapped(panels->block)) std::free(panels->block);
   *panels = Int8Panels{};
 }
 

@@ -63,6 +63,18 @@ struct Int8Panels {
   int64_t groups;
 };
 
+// Where an int8 packed matrix of W [n, k] lives in its one block, for the
+// kernel this process chooses: the packing and a packed file's view
+// (src/packed_file.cc) share it. False if the shape is too large.
+struct Int8Plan {
+  Int8Kernel kernel;
+  int64_t panels, groups;
+  int64_t panel_bytes, column_bytes, bytes;  // bytes: the whole block
+};
+bool PlanInt8(int64_t n, int64_t k, Int8Plan* plan);
+// Points `q` into `block` as `plan` lays it out.
+void ViewInt8(const Int8Plan& plan, void* block, Int8Panels* q);
+
 // Packs the row concatenation of `rows` (pack.cc has checked it) into *out,
 // an int8 packed matrix; ENC_ERR_INPUT if a weight is not finite.
 enc_status PackInt8(const WeightRows& rows, enc_packed_b** out);

@@ -13,7 +13,9 @@
 #include "enc/kernels/threads.h"
 #include "kernels/gemm.h"
 #include "kernels/gemm_bf16.h"
+#include "kernels/packed_form.h"
 #include "src/large_alloc.h"
+#include "src/mapped_file.h"
 #include "src/status.h"
 #include "src/target.h"
 
@@ -56,20 +58,39 @@ void PackPanels(void* ctx, int64_t begin, int64_t end) {
   }
 }
 
-// Packs `args` (parts, n, k, gated set) into `out` in `layout`, with
-// `outputs` the columns of Y it computes (panels of outputs_per_panel each).
-enc_status PackInto(const char* fn, PackArgs& args,
-                    const enc::GemmLayout& layout, int64_t outputs,
-                    int64_t outputs_per_panel, enc_packed_b* out) {
-  const int64_t width = layout.panel, k = args.w.k;
-  const int64_t panels = (outputs + outputs_per_panel - 1) / outputs_per_panel;
+// The fp32 panels of W [outputs, k] for this process's kernel: its layout,
+// panel count and bytes. False if the shape is too large.
+struct Fp32Plan {
+  enc::GemmLayout layout;
+  int64_t panels, bytes;
+};
+bool PlanFp32(bool gated, int64_t outputs, int64_t k, Fp32Plan* plan) {
+  const enc::GemmKernel kernel = enc::ChooseGemmKernel();
+  plan->layout = gated ? kernel.gated : kernel.plain;
+  const int64_t width = plan->layout.panel;
+  // A gated panel computes half its width of outputs (kernels/gemm.h).
+  const int64_t per_panel = gated ? width / 2 : width;
+  plan->panels = (outputs + per_panel - 1) / per_panel;
   // Guard the byte count against overflow (k * n stays far below 2^62 here).
-  if (k > (int64_t{1} << 40) / (panels * width)) {
+  if (k > (int64_t{1} << 40) / (plan->panels * width)) return false;
+  plan->bytes = plan->panels * k * width * int64_t{sizeof(float)};
+  return true;
+}
+
+// Packs `args` (parts, n, k, gated set) into `out`, with `outputs` the
+// columns of Y it computes.
+enc_status PackInto(const char* fn, PackArgs& args, int64_t outputs,
+                    enc_packed_b* out) {
+  const int64_t k = args.w.k;
+  Fp32Plan plan;
+  if (!PlanFp32(args.gated, outputs, k, &plan)) {
     return enc::Fail(ENC_ERR_INPUT, "%s: shape [%lld, %lld] is too large", fn,
                      static_cast<long long>(outputs),
                      static_cast<long long>(k));
   }
-  const size_t bytes = static_cast<size_t>(panels * k * width) * sizeof(float);
+  const enc::GemmLayout layout = plan.layout;
+  const int64_t width = layout.panel, panels = plan.panels;
+  const size_t bytes = static_cast<size_t>(plan.bytes);
   void* data = enc::AllocLarge(bytes);
   if (data == nullptr) {
     return enc::Fail(ENC_ERR_NOMEM, "%s: cannot allocate %zu bytes", fn, bytes);
@@ -104,12 +125,11 @@ enc_status PackFp32(const char* fn, const enc::WeightRows& w,
                     enc_packed_b** out) {
   PackArgs args{};
   args.w = w;
-  const enc::GemmLayout layout = enc::ChooseGemmKernel().plain;
   auto* packed = new (std::nothrow) enc_packed_b{};
   if (packed == nullptr) {
     return enc::Fail(ENC_ERR_NOMEM, "%s: cannot allocate the handle", fn);
   }
-  if (enc_status s = PackInto(fn, args, layout, w.n, layout.panel, packed)) {
+  if (enc_status s = PackInto(fn, args, w.n, packed)) {
     delete packed;
     return s;
   }
@@ -190,13 +210,11 @@ extern "C" enc_status enc_gemm_pack_gated(const float* gate, const float* up,
   args.w.n = n;
   args.w.k = k;
   args.gated = true;
-  const enc::GemmLayout layout = enc::ChooseGemmKernel().gated;
   auto* packed = new (std::nothrow) enc_packed_gated{};
   if (packed == nullptr) {
     return enc::Fail(ENC_ERR_NOMEM, "%s: cannot allocate the handle", fn);
   }
-  if (enc_status s =
-          PackInto(fn, args, layout, n, layout.panel / 2, &packed->packed)) {
+  if (enc_status s = PackInto(fn, args, n, &packed->packed)) {
     delete packed;
     return s;
   }
@@ -204,10 +222,17 @@ extern "C" enc_status enc_gemm_pack_gated(const float* gate, const float* up,
   return ENC_OK;
 }
 
+namespace {
+// A block the handle owns, or views in a packed-weights file's mapping.
+void FreeBlock(void* block) {
+  if (!enc::ReleaseIfMapped(block)) std::free(block);
+}
+}  // namespace
+
 extern "C" void enc_gemm_packed_free(enc_packed_b* p) {
   if (p == nullptr) return;
-  std::free(p->data);
-  std::free(p->bf16.data);
+  FreeBlock(p->data);
+  FreeBlock(p->bf16.data);
   enc::FreeInt8(&p->int8);
   delete p;
 }
@@ -230,7 +255,7 @@ extern "C" int64_t enc_gemm_packed_k(const enc_packed_b* p) {
 
 extern "C" void enc_gemm_gated_free(enc_packed_gated* p) {
   if (p == nullptr) return;
-  std::free(p->packed.data);
+  FreeBlock(p->packed.data);
   delete p;
 }
 
@@ -241,3 +266,183 @@ extern "C" int64_t enc_gemm_gated_n(const enc_packed_gated* p) {
 extern "C" int64_t enc_gemm_gated_k(const enc_packed_gated* p) {
   return p == nullptr ? 0 : p->packed.k;
 }
+
+// ---- Forms (kernels/packed_form.h) ------------------------------------------
+
+namespace enc {
+namespace {
+
+template <class Kernel>
+void SetKernelForm(const Kernel& kernel, PackedForm* f) {
+  f->target = kernel.target;
+  f->panel = kernel.panel;
+  f->rows = kernel.rows;
+  f->group_multiple = kernel.group_multiple;
+  f->pad_rows = kernel.pad_rows;
+}
+
+}  // namespace
+
+PackedForm FormOf(const enc_packed_b* p, bool gated, const void** block) {
+  PackedForm f{};
+  f.precision = p->precision;
+  f.gated = gated ? 1 : 0;
+  f.n = p->n;
+  f.k = p->k;
+  f.panels = p->panels;
+  f.bytes = p->bytes;
+  switch (p->precision) {
+    case ENC_PRECISION_FP32:
+      SetKernelForm(p->layout, &f);
+      f.depth = p->k;
+      *block = p->data;
+      break;
+    case ENC_PRECISION_INT8:
+      SetKernelForm(p->int8.kernel, &f);
+      f.depth = p->int8.groups;
+      f.variant = p->int8.kernel.needs_abs ? 1 : 0;
+      *block = p->int8.block;
+      break;
+    case ENC_PRECISION_BF16:
+      SetKernelForm(p->bf16.kernel, &f);
+      f.depth = p->bf16.kpairs;
+      f.variant = p->bf16.kernel.dot ? 1 : 0;
+      *block = p->bf16.data;
+      break;
+  }
+  return f;
+}
+
+enc_status PlanForm(int32_t precision, bool gated, int64_t n, int64_t k,
+                    PackedForm* form) {
+  const char* fn = "enc_model_load";
+  if (enc_status s = ApplyTargetCap()) return s;
+  PackedForm f{};
+  f.precision = precision;
+  f.gated = gated ? 1 : 0;
+  f.n = n;
+  f.k = k;
+  bool ok = n >= 1 && k >= 1 && n <= (int64_t{1} << 40) &&
+            k <= (int64_t{1} << 40) &&
+            (!gated || precision == ENC_PRECISION_FP32);
+  switch (static_cast<enc_precision>(ok ? precision : -1)) {
+    case ENC_PRECISION_FP32: {
+      Fp32Plan plan;
+      ok = PlanFp32(gated, n, k, &plan);
+      SetKernelForm(plan.layout, &f);
+      f.panels = plan.panels;
+      f.bytes = plan.bytes;
+      f.depth = k;
+      break;
+    }
+    case ENC_PRECISION_INT8: {
+      Int8Plan plan;
+      ok = PlanInt8(n, k, &plan);
+      SetKernelForm(plan.kernel, &f);
+      f.panels = plan.panels;
+      f.bytes = plan.bytes;
+      f.depth = plan.groups;
+      f.variant = plan.kernel.needs_abs ? 1 : 0;
+      break;
+    }
+    case ENC_PRECISION_BF16: {
+      Bf16Plan plan;
+      ok = PlanBf16(n, k, &plan);
+      SetKernelForm(plan.kernel, &f);
+      f.panels = plan.panels;
+      f.bytes = plan.bytes;
+      f.depth = plan.kpairs;
+      f.variant = plan.kernel.dot ? 1 : 0;
+      break;
+    }
+    default:
+      ok = false;
+  }
+  if (!ok) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: no packed form for precision %d%s of [%lld, %lld]", fn,
+                precision, gated ? " (gated)" : "", static_cast<long long>(n),
+                static_cast<long long>(k));
+  }
+  *form = f;
+  return ENC_OK;
+}
+
+const char* FormDifference(const PackedForm& a, const PackedForm& b) {
+  if (a.precision != b.precision) return "precision";
+  if (a.gated != b.gated) return "gated";
+  if (a.n != b.n) return "rows (n)";
+  if (a.k != b.k) return "columns (k)";
+  if (a.target != b.target) return "kernel target";
+  if (a.panel != b.panel) return "panel width";
+  if (a.rows != b.rows) return "micro-tile rows";
+  if (a.group_multiple != b.group_multiple) return "K group multiple";
+  if (a.pad_rows != b.pad_rows) return "padding rows";
+  if (a.variant != b.variant) return "kernel variant";
+  if (a.depth != b.depth) return "packed depth";
+  if (a.panels != b.panels) return "panel count";
+  if (a.bytes != b.bytes) return "byte count";
+  return nullptr;
+}
+
+enc_status ViewForm(const PackedForm& form, const void* block, void** out) {
+  const char* fn = "enc_model_load";
+  *out = nullptr;
+  PackedForm now{};
+  if (enc_status s =
+          PlanForm(form.precision, form.gated != 0, form.n, form.k, &now)) {
+    return s;
+  }
+  if (const char* field = FormDifference(form, now)) {
+    return Fail(ENC_ERR_FORMAT,
+                "%s: packed for another kernel: its %s differs from this "
+                "process's",
+                fn, field);
+  }
+  void* data =
+      const_cast<void*>(block);  // read only: the kernels never write W
+  enc_packed_b* p = nullptr;
+  enc_packed_gated* gated = nullptr;
+  if (form.gated) {
+    gated = new (std::nothrow) enc_packed_gated{};
+    if (gated != nullptr) p = &gated->packed;
+  } else {
+    p = new (std::nothrow) enc_packed_b{};
+  }
+  if (p == nullptr) {
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate a handle", fn);
+  }
+  p->n = form.n;
+  p->k = form.k;
+  p->panels = form.panels;
+  p->precision = static_cast<enc_precision>(form.precision);
+  p->bytes = form.bytes;
+  switch (p->precision) {
+    case ENC_PRECISION_FP32: {
+      Fp32Plan plan;
+      PlanFp32(form.gated != 0, form.n, form.k, &plan);
+      p->layout = plan.layout;
+      p->data = static_cast<float*>(data);
+      break;
+    }
+    case ENC_PRECISION_INT8: {
+      Int8Plan plan;
+      PlanInt8(form.n, form.k, &plan);
+      ViewInt8(plan, data, &p->int8);
+      break;
+    }
+    case ENC_PRECISION_BF16: {
+      Bf16Plan plan;
+      PlanBf16(form.n, form.k, &plan);
+      p->bf16.kernel = plan.kernel;
+      p->bf16.data = static_cast<uint32_t*>(data);
+      p->bf16.kpairs = plan.kpairs;
+      break;
+    }
+  }
+  RetainMapped(block);
+  *out = form.gated ? static_cast<void*>(gated) : static_cast<void*>(p);
+  return ENC_OK;
+}
+
+}  // namespace enc

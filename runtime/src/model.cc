@@ -16,6 +16,8 @@
 #include "src/foreign_layout.h"
 #include "src/large_alloc.h"
 #include "src/layout.h"
+#include "src/mapped_file.h"
+#include "src/packed_file.h"
 #include "src/safetensors.h"
 #include "src/status.h"
 
@@ -399,7 +401,7 @@ void FreeSlot(int32_t kind, void* slot) {
       return;
     case ENC_SLOT_VECTOR:
     case ENC_SLOT_TABLE:
-      std::free(slot);
+      if (!enc::ReleaseIfMapped(slot)) std::free(slot);  // packed files'
       return;
   }
   std::free(slot);  // not reached: descriptors are checked before loading
@@ -523,6 +525,7 @@ extern "C" enc_status enc_model_load(const char* path,
   // Descriptors are checked before the file is touched: a broken table is
   // the compiler's bug, whatever the file holds.
   if (enc_status s = CheckDescs(fn, descs, n)) return s;
+  if (enc::IsPackedFile(path)) return enc::LoadPacked(path, descs, n, slots);
 
   enc_weights* w = nullptr;
   if (enc_status s = enc_weights_open(path, &w)) return s;
@@ -535,6 +538,36 @@ extern "C" enc_status enc_model_load(const char* path,
   }
   enc_weights_close(w);
   if (s != ENC_OK) enc_model_free(descs, n, slots);
+  return s;
+}
+
+extern "C" enc_status enc_model_pack(const char* weights_path,
+                                     const char* packed_path,
+                                     const enc_weight_desc* descs, int32_t n) {
+  constexpr const char* fn = "enc_model_pack";
+  if (weights_path == nullptr || packed_path == nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
+                weights_path == nullptr ? "weights_path" : "packed_path");
+  }
+  if (enc::IsPackedFile(weights_path)) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: %s is already a packed-weights file; pack from the "
+                "safetensors file or model directory",
+                fn, weights_path);
+  }
+  std::vector<std::string> sources;
+  {
+    enc_weights* w = nullptr;
+    if (enc_status s = enc_weights_open(weights_path, &w)) return s;
+    sources = enc::FilePaths(w);
+    enc_weights_close(w);
+  }
+  void** slots = nullptr;
+  if (enc_status s = enc_model_create(weights_path, descs, n, &slots)) {
+    return s;
+  }
+  enc_status s = enc::SavePacked(packed_path, descs, n, slots, sources);
+  enc_model_destroy(descs, n, slots);
   return s;
 }
 

@@ -478,6 +478,14 @@ struct enc_weights {
   std::vector<enc::ModuleFile> modules;    // a directory's Dense modules
 };
 
+std::vector<std::string> enc::FilePaths(const enc_weights* w) {
+  std::vector<std::string> paths{w->file->path()};
+  for (const enc::ModuleFile& m : w->modules) {
+    paths.push_back(m.file->path());
+  }
+  return paths;
+}
+
 namespace {
 enc_status ToShape(const char* fn, int ndim, const int64_t* shape,
                    std::vector<int64_t>* out) {

@@ -104,6 +104,9 @@ const SafeTensors& FileOf(const enc_weights* w);
 const SafeTensors& FileOf(const enc_weights* w, const std::string& name,
                           std::string* local);
 
+// The files behind a handle: the model's, then a directory's modules'.
+std::vector<std::string> FilePaths(const enc_weights* w);
+
 // Exact conversions of one element (subnormals, infinities and NaNs kept).
 float HalfToFloat(uint16_t h);
 float BFloat16ToFloat(uint16_t h);

@@ -45,6 +45,7 @@ int main(void) {
   FIELD(enc_encoder_info, free);
   FIELD(enc_encoder_info, workspace_bytes);
   FIELD(enc_encoder_info, forward_attention);
+  FIELD(enc_encoder_info, pack);
   printf("}},\n \"abi_version\": %d,\n", ENC_LIBRARY_ABI_VERSION);
   printf(
       " \"enc_status\": {\"ENC_OK\": %d, \"ENC_ERR_IO\": %d, "

@@ -11,6 +11,7 @@
 //   NAME_forward_attention(m, in, out, probs)
 //                               enc_check_probs, then
 //                               NAME.forward_body(m, in, out, probs)
+//   NAME_pack(weights, packed)  enc_model_pack over the descriptor table
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +45,14 @@ void enc::emitEntryPointBodies(EncoderLowering &E) {
                          B.i32(N, L), Entry->getArgument(1)},
                         L);
   B.create<LLVM::ReturnOp>(L, Loaded);
+
+  Entry = E.EntryPoints["pack"].addEntryBlock(B);
+  B.setInsertionPointToStart(Entry);
+  Value Packed = B.call(ENC_RUNTIME_CALLEE(enc_model_pack),
+                        {Entry->getArgument(0), Entry->getArgument(1),
+                         B.addressOf(E.Descriptors, L), B.i32(N, L)},
+                        L);
+  B.create<LLVM::ReturnOp>(L, Packed);
 
   Entry = E.EntryPoints["free"].addEntryBlock(B);
   B.setInsertionPointToStart(Entry);

@@ -300,7 +300,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   if (Precision != WeightPrecision::fp32)
     OS << " (" << 4 * LinearFloats << " in fp32)";
   OS << ", " << 4 * OtherFloats << " of fp32 vectors and tables;\n"
-     << " *   GEMM weights are packed once at load.\n"
+     << " *   GEMM weights are packed once at load. " << N
+     << "_pack writes them packed to a file\n"
+     << " *   that " << N
+     << "_load then maps read-only and shared, with no copy and no\n"
+     << " *   packing (docs/weights.md#packed-weights-files).\n"
      << " * Each calling thread keeps a workspace of " << N
      << "_workspace_bytes(batch, seq_len)\n"
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
@@ -391,6 +395,16 @@ void emitWrapperMembers(const ModelFunction &Fn, llvm::StringRef N, bool Pooled,
        << "  }\n";
     return;
   }
+  case ModelEntry::pack:
+    OS << "  /* Loads and packs the weights at weights_path and writes them "
+          "as a\n"
+       << "   * packed-weights file, which the constructor maps in place (" << C
+       << "). */\n"
+       << "  static void pack(const char *weights_path, const char "
+          "*packed_path) {\n"
+       << "    ::enc::check(" << C << "(weights_path, packed_path));\n"
+       << "  }\n";
+    return;
   case ModelEntry::workspace_bytes:
     OS << "  /* The per-thread workspace a forward call of this shape uses. "
           "*/\n"

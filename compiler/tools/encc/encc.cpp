@@ -2,6 +2,7 @@
 //
 // encc FILE [-o OUT] [--emit=ast|spec|mlir|mlir-opt|llvm|asm|obj] ...
 // encc import DIR_OR_CONFIG [-o model.enc] [--name NAME] [--head mlm|splade]
+// encc pack FILE.enc WEIGHTS -o model.encw [--encoder NAME]
 //
 // The --emit ladder follows the data: the syntax tree, the resolved
 // settings, the enc dialect as imported, after optimisation, LLVM IR,
@@ -16,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "enc/HFImport/HFImport.h"
+#include "Pack.h"
 #include "SharedLibrary.h"
 
 #include "enc/ABI/ModelABI.h"
@@ -140,6 +142,33 @@ cl::opt<std::string> ImportHead(
              "SPLADE over it (splade); by default it imports as its encoder"),
     cl::value_desc("mlm|splade"), cl::sub(ImportCommand),
     cl::cat(EnccCategory));
+
+// encc pack: a packed-weights file for an encoder (Pack.h).
+cl::SubCommand PackCommand("pack",
+                           "Write a packed-weights file: the weights in the "
+                           "layout this CPU's kernels read, mapped in place "
+                           "by NAME_load");
+cl::opt<std::string> PackEnc(cl::Positional, cl::Required,
+                             cl::desc("<file.enc>"), cl::sub(PackCommand),
+                             cl::cat(EnccCategory));
+cl::opt<std::string> PackWeights(cl::Positional, cl::Required,
+                                 cl::desc("<weights.safetensors or model "
+                                          "directory>"),
+                                 cl::sub(PackCommand), cl::cat(EnccCategory));
+cl::opt<std::string> PackOutput("o", cl::Required,
+                                cl::desc("Write the packed weights to <file>"),
+                                cl::value_desc("file"), cl::sub(PackCommand),
+                                cl::cat(EnccCategory));
+cl::opt<std::string> PackEncoder("encoder",
+                                 cl::desc("The encoder to pack, when the file "
+                                          "has several"),
+                                 cl::value_desc("name"), cl::sub(PackCommand),
+                                 cl::cat(EnccCategory));
+cl::opt<std::string>
+    PackRuntimeLib("runtime-lib",
+                   cl::desc("The runtime archive to link (as --emit=shared)"),
+                   cl::value_desc("libenc_runtime.a"), cl::sub(PackCommand),
+                   cl::cat(EnccCategory));
 
 enum class ColorChoice { Auto, Always, Never };
 // Registered as "encc-color" and renamed "color" in main(), once LLVM's own
@@ -570,6 +599,16 @@ int main(int argc, char **argv) {
   applyColor();
   if (ImportCommand)
     return runImport();
+  if (PackCommand) {
+    std::string Error;
+    std::string Self = sys::fs::getMainExecutable(
+        argv[0], reinterpret_cast<void *>(&printVersion));
+    if (!encc::packWeights({Self, PackEnc, PackWeights, PackOutput, PackEncoder,
+                            PackRuntimeLib},
+                           Error))
+      return fail(Error);
+    return 0;
+  }
   bool IsMLIR = StringRef(InputFile).ends_with(".mlir");
   if (IsMLIR && Emit < EmitKind::MLIR) {
     WithColor::error(errs(), "encc")

@@ -16,7 +16,7 @@ extern "C" {
 
 /* The layout of enc_encoder_info below. A loader reads abi_version (the
  * first field, whatever the version) and refuses a version it does not know. */
-#define ENC_LIBRARY_ABI_VERSION 3
+#define ENC_LIBRARY_ABI_VERSION 4
 
 /* The task head after pooling (docs/language.md#heads). */
 typedef enum {
@@ -51,12 +51,13 @@ typedef struct {
   int32_t scores;    /* enc_scores (enc/kernels/classifier.h): what a
                         classifier's rows hold, logits or probabilities */
   /* The entry points NAME_load, NAME_forward, NAME_free,
-   * NAME_workspace_bytes, NAME_forward_attention. */
+   * NAME_workspace_bytes, NAME_forward_attention, NAME_pack. */
   enc_model_load_fn *load;
   enc_model_forward_fn *forward;
   enc_model_free_fn *free;
   enc_model_workspace_bytes_fn *workspace_bytes;
   enc_model_forward_attention_fn *forward_attention;
+  enc_model_pack_fn *pack;
 } enc_encoder_info;
 
 /* The encoders of this library, in the order of the .enc file; *count (if

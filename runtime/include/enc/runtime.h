@@ -44,7 +44,8 @@ const char *enc_status_name(enc_status status);
 
 /* The functions encc emits for each encoder NAME, as function types: the
  * generated header declares NAME_load, NAME_forward, NAME_free,
- * NAME_workspace_bytes and NAME_forward_attention with these signatures, the
+ * NAME_workspace_bytes, NAME_forward_attention and NAME_pack with these
+ * signatures, the
  * model being `NAME *` where these say `void *`, and encc builds them from
  * these declarations. */
 typedef enc_status enc_model_load_fn(const char *weights_path, void **out);
@@ -58,6 +59,11 @@ typedef int64_t enc_model_workspace_bytes_fn(int32_t batch, int32_t seq_len);
 typedef enc_status enc_model_forward_attention_fn(void *model,
                                                   const enc_input *in,
                                                   float *out, float *probs);
+/* NAME_pack: loads the weights at weights_path and writes them, packed for
+ * this process's CPU target, to packed_path (docs/weights.md#packed-weights-
+ * files); NAME_load accepts that file wherever it accepts safetensors. */
+typedef enc_status enc_model_pack_fn(const char *weights_path,
+                                     const char *packed_path);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -70,7 +70,12 @@ typedef struct {
 /* Opens the safetensors file `path` and fills slots[i] for descs[i],
  * i < n (see enc_slot_kind). F32, F16 and BF16 tensors are converted to
  * float. The file is closed before returning: the model keeps only its
- * converted and packed copies.
+ * converted and packed copies. A packed-weights file (enc_model_pack) is
+ * mapped instead and its slots point into the mapping, which lives until the
+ * last slot is freed; one packed for another model, target, kernel or format
+ * version is refused with ENC_ERR_FORMAT naming what differs. With
+ * ENC_VERIFY_PACKED=1 every section's checksum is verified too (a pass over
+ * every byte); otherwise the header and section table are.
  * ENC_ERR_INPUT   a NULL argument, n < 0, or an invalid descriptor
  * ENC_ERR_IO, ENC_ERR_FORMAT, ENC_ERR_WEIGHTS   from the loader (weights.h);
  *                 missing tensors are all reported at once: how many, the
@@ -80,6 +85,19 @@ typedef struct {
  * nothing is held. */
 enc_status enc_model_load(const char *path, const enc_weight_desc *descs,
                           int32_t n, void **slots);
+
+/* Loads the weights at weights_path (a safetensors file or a model
+ * directory, as enc_model_load) and writes them to packed_path as a
+ * packed-weights file (docs/weights.md#packed-weights-files): every slot in
+ * the layout this process's kernels read, for its target, with the
+ * descriptors' hash and the sources' size and hash in the header. The file
+ * is written under a temporary name and renamed, so a concurrent reader sees
+ * the old file or the whole new one. enc_model_load maps such a file and
+ * uses it in place: no copy, no packing, one copy in the page cache for every
+ * process that loads it. Errors as enc_model_load's, and ENC_ERR_IO when the
+ * file cannot be written. */
+enc_status enc_model_pack(const char *weights_path, const char *packed_path,
+                          const enc_weight_desc *descs, int32_t n);
 
 /* Frees every slot by its kind and sets it to NULL. NULL slots (and a NULL
  * slots array) are allowed. */

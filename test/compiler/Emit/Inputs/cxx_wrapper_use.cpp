@@ -12,6 +12,7 @@ int main() {
   size_t n = enc::models::tiny::output_size(1, 2) +
              enc::models::tiny::attention_size(1, 2);
   int64_t ws = enc::models::tiny::workspace_bytes(1, 2);
+  enc::models::tiny::pack("weights.safetensors", "weights.encw");
   enc::models::tiny moved(std::move(m));
   return static_cast<int>(n) + static_cast<int>(ws) + (moved.get() != nullptr);
 }

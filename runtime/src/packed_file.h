@@ -1,0 +1,41 @@
+// Packed-weights files (docs/weights.md#packed-weights-files): every slot of
+// a loaded model, in the layout, precision and alignment the kernels read,
+// behind a header that says which model, target and source they were packed
+// for. Loading maps the file (MAP_SHARED) and views the slots in place, so
+// processes on one host share one copy in the page cache.
+#ifndef ENC_RUNTIME_SRC_PACKED_FILE_H_
+#define ENC_RUNTIME_SRC_PACKED_FILE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "enc/kernels/model.h"
+
+namespace enc {
+
+// True if the file at `path` starts with a packed-weights file's magic.
+bool IsPackedFile(const char* path);
+
+// Fills slots[i] for descs[i] from the packed file `path`, viewing its
+// mapping. The descriptors were checked. Errors name the file and what
+// differs (model, target, kernel, version) or is broken (the header, the
+// section table, a section's range or, with ENC_VERIFY_PACKED=1, its
+// checksum). On failure nothing is held.
+enc_status LoadPacked(const char* path, const enc_weight_desc* descs, int32_t n,
+                      void** slots);
+
+// Writes the loaded slots to `path` atomically (a temporary name in the same
+// directory, fsync, rename): `sources` are the weights files they came from,
+// whose sizes and hashes the header records.
+enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
+                      void* const* slots,
+                      const std::vector<std::string>& sources);
+
+// The hash of a descriptor table: what a packed file was packed for.
+uint64_t DescriptorHash(const enc_weight_desc* descs, int32_t n);
+
+}  // namespace enc
+
+#endif  // ENC_RUNTIME_SRC_PACKED_FILE_H_
