@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 build_dir=build-asan
 seconds=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-fuzz_enc_frontend fuzz_safetensors fuzz_runtime_input fuzz_tokenizer_text fuzz_tokenizer_file}
+targets=${FUZZ_TARGETS:-fuzz_enc_frontend fuzz_safetensors fuzz_packed fuzz_runtime_input fuzz_tokenizer_text fuzz_tokenizer_file}
 work=${FUZZ_WORK:-$build_dir/fuzz}
 
 # The asan preset of CMakePresets.json (binary dir build-asan).

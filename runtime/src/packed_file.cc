@@ -324,6 +324,18 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
   return ENC_OK;
 }
 
+void RestampPackedChecksums(uint8_t* file, size_t size) {
+  if (size < sizeof(FileHeader)) return;
+  FileHeader h;
+  std::memcpy(&h, file, sizeof h);
+  const uint64_t table = uint64_t{h.num_slots} * sizeof(SlotRecord);
+  if (table <= size - sizeof(FileHeader)) {
+    h.table_checksum = HashBytes(file + sizeof(FileHeader), table);
+  }
+  h.header_checksum = HashBytes(&h, offsetof(FileHeader, header_checksum));
+  std::memcpy(file, &h, sizeof h);
+}
+
 namespace {
 
 // Checks the header and table of a mapped packed file against the model.

@@ -33,6 +33,11 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
                       void* const* slots,
                       const std::vector<std::string>& sources);
 
+// For the fuzzer: recomputes a file's section-table and header checksums in
+// place (where the header says the table is, if that is inside the file), so
+// that mutated files reach the checks behind them.
+void RestampPackedChecksums(uint8_t* file, size_t size);
+
 // The hash of a descriptor table: what a packed file was packed for.
 uint64_t DescriptorHash(const enc_weight_desc* descs, int32_t n);
 

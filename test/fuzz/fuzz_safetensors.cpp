@@ -10,6 +10,12 @@
 //    tables with extra rows, F16/BF16 conversion, packing), as generated
 //    code does;
 //  - the enc_weights_* C ABI on a few names.
+// With ENC_FUZZ_PACKED (fuzz_packed) it fuzzes packed-weights files instead
+// (docs/weights.md#packed-weights-files): a valid file is packed once from
+// the toy's weights, and each input is a list of patches to it (and a
+// truncation), optionally with its checksums restamped so that the patches
+// reach the checks behind them. What loads is then read whole: every vector
+// and table summed, every packed matrix multiplied.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -24,8 +30,10 @@
 #include <utility>
 #include <vector>
 
+#include "enc/kernels/gemm.h"
 #include "enc/kernels/model.h"
 #include "enc/kernels/weights.h"
+#include "src/packed_file.h"
 #include "src/safetensors.h"
 
 namespace {
@@ -103,6 +111,7 @@ void WriteFile(const uint8_t* data, size_t size) {
   ::close(fd);
 }
 
+#ifndef ENC_FUZZ_PACKED
 // Exact IEEE half -> float, written differently from the loader's.
 float HalfRef(uint16_t h) {
   return static_cast<float>(__builtin_bit_cast(_Float16, h));
@@ -172,8 +181,105 @@ void CheckAccepted(const enc::SafeTensors& st, const uint8_t* data,
   }
 }
 
+#endif  // ENC_FUZZ_PACKED
+
 }  // namespace
 
+#ifdef ENC_FUZZ_PACKED
+namespace {
+
+std::vector<uint8_t> g_valid;  // a packed file of the toy's weights
+
+uint32_t ReadU32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Reads every byte a loaded model's slots hold, as a forward would.
+void ReadSlots(void* const* slots) {
+  float x[2 * 16], y[2 * 64];
+  std::fill(x, x + 2 * 16, 1.0f);
+  volatile float sink = 0.0f;
+  for (int32_t i = 0; i < kNumDescs; ++i) {
+    const enc_weight_desc& d = kDescs[i];
+    if (d.kind == ENC_SLOT_PACKED_MATRIX) {
+      auto* w = static_cast<const enc_packed_b*>(slots[i]);
+      if (enc_gemm_packed_n(w) > 64 || enc_gemm_packed_k(w) > 16 ||
+          enc_gemm(2, x, 16, w, nullptr, ENC_ACT_NONE, nullptr, 0, y, 64) !=
+              ENC_OK) {
+        Violation("a loaded packed matrix does not run", d.names[0]);
+      }
+      sink = sink + y[0];
+      continue;
+    }
+    int64_t floats = d.kind == ENC_SLOT_TABLE ? d.rows[0] * d.cols : 0;
+    if (d.kind == ENC_SLOT_VECTOR) {
+      for (int32_t p = 0; p < d.num_parts; ++p) floats += d.rows[p];
+    }
+    const auto* v = static_cast<const float*>(slots[i]);
+    for (int64_t j = 0; j < floats; ++j) sink = sink + v[j];
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const char* tmp = std::getenv("TMPDIR");
+  g_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuzz_packed." +
+           std::to_string(getpid()) + ".encw";
+  std::atexit([] { ::unlink(g_path.c_str()); });
+  if (enc_model_pack(ENC_FUZZ_WEIGHTS, g_path.c_str(), kDescs, kNumDescs) !=
+      ENC_OK) {
+    std::fprintf(stderr, "fuzz_packed: cannot pack %s: %s\n",
+                 ENC_FUZZ_WEIGHTS, enc_last_error());
+    std::abort();
+  }
+  FILE* f = std::fopen(g_path.c_str(), "rb");
+  if (f == nullptr) std::abort();
+  uint8_t buf[4096];
+  for (size_t got; (got = std::fread(buf, 1, sizeof buf, f)) > 0;) {
+    g_valid.insert(g_valid.end(), buf, buf + got);
+  }
+  std::fclose(f);
+  return 0;
+}
+
+// Input: a flags byte (bit 0: restamp the checksums; bit 1: truncate to the
+// next u32, modulo the size), then patches of (u32 offset, u8 length,
+// bytes) applied to the valid file.
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::vector<uint8_t> file = g_valid;
+  size_t at = 0;
+  const uint8_t flags = size > 0 ? data[at++] : 0;
+  if ((flags & 2) != 0 && at + 4 <= size) {
+    file.resize(ReadU32(data + at) % (file.size() + 1));
+    at += 4;
+  }
+  while (at + 5 <= size && !file.empty()) {
+    const size_t offset = ReadU32(data + at) % file.size();
+    const size_t len = std::min<size_t>(
+        {data[at + 4], size - at - 5, file.size() - offset});
+    std::memcpy(file.data() + offset, data + at + 5, len);
+    at += 5 + len;
+  }
+  if ((flags & 1) != 0) enc::RestampPackedChecksums(file.data(), file.size());
+  WriteFile(file.data(), file.size());
+  void* slots[kNumDescs];
+  const enc_status load =
+      enc_model_load(g_path.c_str(), kDescs, kNumDescs, slots);
+  if (load == ENC_OK) {
+    ReadSlots(slots);
+    enc_model_free(kDescs, kNumDescs, slots);
+  } else {
+    for (void* s : slots) {
+      if (s != nullptr) Violation("a slot is held after a failed load", "");
+    }
+    if (enc_last_error()[0] == '\0') Violation("no error message", "");
+  }
+  return 0;
+}
+#else
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const char* tmp = std::getenv("TMPDIR");
   g_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/fuzz_safetensors." +
@@ -225,3 +331,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+#endif  // ENC_FUZZ_PACKED
