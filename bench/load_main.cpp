@@ -43,13 +43,15 @@ int main(int argc, char** argv) {
     constexpr int32_t kSeq = 8;
     int32_t tokens[kSeq];
     std::vector<float> embeddings(kSeq * MODEL_D_MODEL, 0.5f);
-    for (int32_t i = 0; i < kSeq; ++i) tokens[i] = MODEL_VOCAB > 0 ? i % MODEL_VOCAB : 0;
+    for (int32_t i = 0; i < kSeq; ++i)
+      tokens[i] = MODEL_VOCAB > 0 ? i % MODEL_VOCAB : 0;
     enc_input in{};
     in.batch = 1;
     in.seq_len = kSeq;
     in.tokens = tokens;
     in.embeddings = embeddings.data();
-    std::vector<float> out(kSeq * (MODEL_OUT_DIM > MODEL_D_MODEL ? MODEL_OUT_DIM : MODEL_D_MODEL));
+    std::vector<float> out(
+        kSeq * (MODEL_OUT_DIM > MODEL_D_MODEL ? MODEL_OUT_DIM : MODEL_D_MODEL));
     const auto f0 = std::chrono::steady_clock::now();
     const enc_status fs = MODEL_FORWARD(model, &in, out.data());
     const auto f1 = std::chrono::steady_clock::now();
@@ -57,7 +59,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "load_main: forward: %s\n", enc_last_error());
       return 3;
     }
-    std::printf(" %.3f", std::chrono::duration<double, std::milli>(f1 - f0).count());
+    std::printf(" %.3f",
+                std::chrono::duration<double, std::milli>(f1 - f0).count());
   }
   std::printf("\n");
   if (hold) {

@@ -7,7 +7,9 @@ For each precision: `encc pack` writes the .encw (timed, in its own fresh
 process: that is the first load plus the write); then fresh processes time
 NAME_load alone from the safetensors file and from the .encw, interleaved,
 page cache warm, and load plus a first forward of 1 x 8 tokens (where a
-mapped file's pages are faulted in). Memory: N processes hold the model at once and the sum of
+mapped file's pages are faulted in). ENC_CACHE_DIR: the first load (which
+packs and writes the cache) and the next (which maps it) against a plain
+load. Memory: N processes hold the model at once and the sum of
 their PSS (/proc/PID/smaps_rollup, which splits shared pages among their
 sharers) is the host's memory for them, each having run one forward so that
 every weight page is resident; what each further process adds is
@@ -108,6 +110,24 @@ def main():
         fst, fpk = statistics.median(first["safetensors"]), statistics.median(first["packed"])
         print("  load + first forward (1 x 8 tokens; the mapped pages fault in there): "
               "safetensors median %.1f ms, packed median %.1f ms: %.1fx" % (fst, fpk, fst / fpk))
+        # ENC_CACHE_DIR: the first load packs and writes the cache, the next
+        # maps it (interleaved with plain loads).
+        cache = os.path.join(work, "cache")
+        plain, writes, maps = [], [], []
+        for _ in range(max(3, runs // 2)):
+            subprocess.run(["rm", "-rf", cache], check=True)
+            plain.append(float(load_time.run([exe, weights])))
+            env = dict(os.environ, ENC_CACHE_DIR=cache)
+            writes.append(float(subprocess.run([exe, weights], env=env, check=True,
+                                               capture_output=True, text=True).stdout))
+            maps.append(float(subprocess.run([exe, weights], env=env, check=True,
+                                             capture_output=True, text=True).stdout))
+        subprocess.run(["rm", "-rf", cache], check=True)
+        print("  ENC_CACHE_DIR, %d rounds: plain load median %.1f ms, first load (packs, "
+              "writes the cache) %.1f ms = %.2fx, next load (maps it) %.2f ms"
+              % (len(plain), statistics.median(plain), statistics.median(writes),
+                 statistics.median(writes) / statistics.median(plain),
+                 statistics.median(maps)))
         for kind, path in (("safetensors", weights), ("packed", packed)):
             one = held_pss(exe, path, 1)
             many = held_pss(exe, path, nproc)

@@ -3,6 +3,8 @@
 // path: clarity and exact messages matter more than speed here.
 #include "enc/kernels/model.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -529,6 +531,15 @@ extern "C" enc_status enc_model_load(const char* path,
 
   enc_weights* w = nullptr;
   if (enc_status s = enc_weights_open(path, &w)) return s;
+  // ENC_CACHE_DIR: a packed copy made by an earlier load of the same files
+  // is mapped instead; one that does not fit (or is broken) is rewritten.
+  const std::vector<std::string> sources = enc::FilePaths(w);
+  const std::string cache = enc::CachePath(descs, n, sources);
+  if (!cache.empty() && enc::IsPackedFile(cache.c_str()) &&
+      enc::LoadPacked(cache.c_str(), descs, n, slots) == ENC_OK) {
+    enc_weights_close(w);
+    return ENC_OK;
+  }
   std::vector<ResolvedSlot> resolved;
   enc_status s = ResolveNames(w, descs, n, &resolved);
   if (s == ENC_OK) s = CheckAllPresent(w, resolved);
@@ -537,8 +548,18 @@ extern "C" enc_status enc_model_load(const char* path,
     s = LoadSlot(w, resolved[static_cast<size_t>(i)], i, scratch, &slots[i]);
   }
   enc_weights_close(w);
-  if (s != ENC_OK) enc_model_free(descs, n, slots);
-  return s;
+  if (s != ENC_OK) {
+    enc_model_free(descs, n, slots);
+    return s;
+  }
+  if (!cache.empty()) {
+    // The cache is an optimisation: a directory that cannot be written
+    // costs the next load its packing, not this load its model.
+    mkdir(std::getenv("ENC_CACHE_DIR"), 0755);
+    enc::SavePacked(cache.c_str(), descs, n, slots, sources,
+                    /*hash_sources=*/false);
+  }
+  return ENC_OK;
 }
 
 extern "C" enc_status enc_model_pack(const char* weights_path,
@@ -566,7 +587,8 @@ extern "C" enc_status enc_model_pack(const char* weights_path,
   if (enc_status s = enc_model_create(weights_path, descs, n, &slots)) {
     return s;
   }
-  enc_status s = enc::SavePacked(packed_path, descs, n, slots, sources);
+  enc_status s = enc::SavePacked(packed_path, descs, n, slots, sources,
+                                 /*hash_sources=*/true);
   enc_model_destroy(descs, n, slots);
   return s;
 }

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -261,7 +262,8 @@ bool IsPackedFile(const char* path) {
 
 enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
                       void* const* slots,
-                      const std::vector<std::string>& sources) {
+                      const std::vector<std::string>& sources,
+                      bool hash_sources) {
   FileHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.version = kVersion;
@@ -270,9 +272,18 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
   header.num_slots = static_cast<uint32_t>(n);
   header.model_hash = DescriptorHash(descs, n);
   std::strncpy(header.target, TargetName().c_str(), sizeof header.target - 1);
-  if (enc_status s =
-          HashSources(sources, &header.source_bytes, &header.source_hash)) {
-    return s;
+  if (hash_sources) {
+    if (enc_status s =
+            HashSources(sources, &header.source_bytes, &header.source_hash)) {
+      return s;
+    }
+  } else {
+    for (const std::string& source : sources) {
+      struct stat st;
+      if (stat(source.c_str(), &st) == 0) {
+        header.source_bytes += static_cast<uint64_t>(st.st_size);
+      }
+    }
   }
   std::vector<SlotRecord> records(static_cast<size_t>(n));
   std::vector<const void*> blocks(static_cast<size_t>(n));
@@ -322,6 +333,30 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
     return Fail(ENC_ERR_IO, "%s: cannot write: %s", path, std::strerror(why));
   }
   return ENC_OK;
+}
+
+std::string CachePath(const enc_weight_desc* descs, int32_t n,
+                      const std::vector<std::string>& sources) {
+  const char* dir = std::getenv("ENC_CACHE_DIR");
+  if (dir == nullptr || dir[0] == '\0') return "";
+  Hasher h(DescriptorHash(descs, n));
+  const std::string target = TargetName();
+  h.Update(target.data(), target.size());
+  for (const std::string& source : sources) {
+    struct stat st;
+    if (stat(source.c_str(), &st) != 0) return "";
+    h.UpdateU64(source.size());
+    h.Update(source.data(), source.size());
+    h.UpdateU64(static_cast<uint64_t>(st.st_dev));
+    h.UpdateU64(static_cast<uint64_t>(st.st_ino));
+    h.UpdateU64(static_cast<uint64_t>(st.st_size));
+    h.UpdateU64(static_cast<uint64_t>(st.st_mtim.tv_sec));
+    h.UpdateU64(static_cast<uint64_t>(st.st_mtim.tv_nsec));
+  }
+  char name[32];
+  std::snprintf(name, sizeof name, "/%016llx.encw",
+                static_cast<unsigned long long>(h.Digest()));
+  return std::string(dir) + name;
 }
 
 void RestampPackedChecksums(uint8_t* file, size_t size) {

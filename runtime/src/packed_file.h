@@ -28,9 +28,19 @@ enc_status LoadPacked(const char* path, const enc_weight_desc* descs, int32_t n,
 
 // Writes the loaded slots to `path` atomically (a temporary name in the same
 // directory, fsync, rename): `sources` are the weights files they came from,
-// whose sizes and hashes the header records.
+// whose sizes (and, with hash_sources, the hash of their bytes; else 0) the
+// header records.
 enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
                       void* const* slots,
+                      const std::vector<std::string>& sources,
+                      bool hash_sources);
+
+// Where ENC_CACHE_DIR keeps the packed copy of these sources for this model
+// and target: DIR/<key>.encw, the key hashing the descriptors, the dispatch
+// target and each source's path, device, inode, size and modification time
+// (so an edited weights file gets a new entry). "" when ENC_CACHE_DIR is
+// unset or empty, or a source cannot be stat'ed.
+std::string CachePath(const enc_weight_desc* descs, int32_t n,
                       const std::vector<std::string>& sources);
 
 // For the fuzzer: recomputes a file's section-table and header checksums in

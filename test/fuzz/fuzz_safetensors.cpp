@@ -231,8 +231,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   std::atexit([] { ::unlink(g_path.c_str()); });
   if (enc_model_pack(ENC_FUZZ_WEIGHTS, g_path.c_str(), kDescs, kNumDescs) !=
       ENC_OK) {
-    std::fprintf(stderr, "fuzz_packed: cannot pack %s: %s\n",
-                 ENC_FUZZ_WEIGHTS, enc_last_error());
+    std::fprintf(stderr, "fuzz_packed: cannot pack %s: %s\n", ENC_FUZZ_WEIGHTS,
+                 enc_last_error());
     std::abort();
   }
   FILE* f = std::fopen(g_path.c_str(), "rb");
@@ -258,8 +258,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   while (at + 5 <= size && !file.empty()) {
     const size_t offset = ReadU32(data + at) % file.size();
-    const size_t len = std::min<size_t>(
-        {data[at + 4], size - at - 5, file.size() - offset});
+    const size_t len =
+        std::min<size_t>({data[at + 4], size - at - 5, file.size() - offset});
     std::memcpy(file.data() + offset, data + at + 5, len);
     at += 5 + len;
   }

@@ -11,7 +11,9 @@
   that is not one are refused; a flipped weight byte loads (the checksums
   of the sections are not read by default) and runs without a crash, and
   is refused under ENC_VERIFY_PACKED=1;
-- a packed file is not accepted as the source of another packing.
+- a packed file is not accepted as the source of another packing;
+- ENC_CACHE_DIR: the first load writes a packed copy, a later process maps
+  it (seen in /proc/self/maps), and both give the same output.
 
 usage: test_packed.py WORKDIR   (environment as in test/e2e/encc_case.py,
 PYTHONPATH naming python/)
@@ -163,6 +165,28 @@ def main():
         check(False, "packing from a packed file is refused")
     except enc.Error as e:
         refused("packing from a packed file", str(e), "already a packed-weights file")
+
+    # ENC_CACHE_DIR: the first load writes the packed copy, the next maps it;
+    # both give the safetensors model's output.
+    cache = os.path.join(work, "cache")
+    code = ("import enc, sys, numpy as np\n"
+            "m = enc.load(sys.argv[1], sys.argv[2])\n"
+            "t = np.load(sys.argv[3])\n"
+            "y = m.forward(t['tokens'], lengths=t['lengths'], token_types=t['token_types'])\n"
+            "mapped = sys.argv[4] in open('/proc/self/maps').read()\n"
+            "print(y.view(np.uint32).sum(dtype=np.uint64), mapped)\n")
+    npz = os.path.join(os.path.dirname(weights), "inputs.npz")
+    with enc.load(lib, weights) as m:
+        want = str(forward(m, inputs).view(np.uint32).sum(dtype=np.uint64))
+    runs = [subprocess.run([sys.executable, "-c", code, lib, weights, npz, cache],
+                           capture_output=True, text=True,
+                           env=dict(os.environ, ENC_CACHE_DIR=cache)) for _ in range(2)]
+    outs = [r.stdout.split() for r in runs]
+    files = sorted(os.listdir(cache)) if os.path.isdir(cache) else []
+    check(len(files) == 1 and files[0].endswith(".encw") and outs[0] == [want, "False"]
+          and outs[1] == [want, "True"],
+          "ENC_CACHE_DIR: the first load writes %s and reads safetensors, the second maps "
+          "it; both outputs equal: %s %s" % (files, outs, [r.stderr[-300:] for r in runs]))
 
     print("%d failed" % len(failures))
     return 1 if failures else 0

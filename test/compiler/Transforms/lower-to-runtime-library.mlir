@@ -7,11 +7,11 @@
 
 // CHECK-DAG: llvm.mlir.global private constant @enc_library_name0("alibi_cls\00")
 // CHECK-DAG: llvm.mlir.global private constant @enc_library_name1("plain\00")
-// CHECK: llvm.mlir.global internal constant @enc_library_table() {{.*}} : !llvm.array<2 x struct<(i32, ptr, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr)>> {
-// Encoder 0: version 3, its name, d_model 8, heads 2, head_dim 4, d_ff 16,
+// CHECK: llvm.mlir.global internal constant @enc_library_table() {{.*}} : !llvm.array<2 x struct<(i32, ptr, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr)>> {
+// Encoder 0: version 4, its name, d_model 8, heads 2, head_dim 4, d_ff 16,
 // blocks 1, max_len 2, vocab 0, type_vocab 0, pooling 1 (cls), normalize 0,
 // out_dim 8, head 0 (none), scores 0 (none).
-// CHECK: %[[V:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[V:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK-NEXT: llvm.insertvalue %[[V]], %{{.*}}[0]
 // CHECK: llvm.mlir.addressof @enc_library_name0
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[1]
@@ -51,6 +51,8 @@
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[18]
 // CHECK-NEXT: llvm.mlir.addressof @alibi_cls_forward_attention
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[19]
+// CHECK-NEXT: llvm.mlir.addressof @alibi_cls_pack
+// CHECK-NEXT: llvm.insertvalue %{{.*}}[20]
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[0]
 // Encoder 1: no attention (head_dim 0), max_len 4, pooling 0 (none).
 // CHECK: llvm.mlir.addressof @enc_library_name1
@@ -66,6 +68,8 @@
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[10]
 // CHECK: llvm.mlir.addressof @plain_forward_attention
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[19]
+// CHECK-NEXT: llvm.mlir.addressof @plain_pack
+// CHECK-NEXT: llvm.insertvalue %{{.*}}[20]
 // CHECK-NEXT: llvm.insertvalue %{{.*}}[1]
 // enc_library_encoders(count): *count = 2 when count is not NULL.
 // CHECK: llvm.func @enc_library_encoders(%[[COUNT:.*]]: !llvm.ptr) -> !llvm.ptr {
