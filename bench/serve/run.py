@@ -3,11 +3,13 @@ POST /embed, one text per request, through C connections for D seconds;
 the server's throughput (texts/s), latency percentiles and errors are set
 beside what the library itself reaches on the same texts batched
 optimally (Model.embed_text: sorted by length, batches of 32), in the same
-run, interleaved ROUNDS times.
+run, interleaved ROUNDS times. With --versus, each round also runs a
+second server with those arguments instead of --server-args (e.g. batches
+capped at 32 requests with no token budget), on the same texts.
 
   /usr/bin/python3 bench/serve/run.py [--build build] [--model minilm|bert]
       [--connections 64] [--seconds 10] [--rounds 2] [--threads 2]
-      [--server-args "..."]
+      [--server-args "..."] [--versus "..."]
 
 minilm: examples/embed_text (all-MiniLM-L6-v2's shape and tokenizer),
 queries of 8-32 tokens; bert: BERT-base's shape with bert-base-uncased's
@@ -114,6 +116,7 @@ def main():
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--server-args", default="")
+    p.add_argument("--versus", default=None)
     args = p.parse_args()
     os.environ.setdefault("ENC_TOKENIZER_LIBRARY",
                           os.path.join(args.build, "lib", "libenc_tokenizer.so"))
@@ -137,28 +140,34 @@ def main():
                          capture_output=True, text=True).stdout.strip()
     print("CPU: %s; %s, %d texts of %d-%d tokens, %d connections, %d threads" % (
         cpu, args.model, len(corpus), lo, hi, args.connections, args.threads))
-    ratios = []
+    ratios = {}
     for r in range(args.rounds):
         # The library alone: every text once, sorted and batched by 32.
         start = time.perf_counter()
         model.embed_text(corpus)
         library = len(corpus) / (time.perf_counter() - start)
-        server = subprocess.Popen(
-            [os.path.join(args.build, "bin", "enc-serve"), "--library", lib, "--weights",
-             weights, "--port", "0", "--threads", str(args.threads)]
-            + args.server_args.split(), stdout=subprocess.PIPE, text=True)
-        port = int(server.stdout.readline().split("127.0.0.1:")[1].split()[0])
-        try:
-            rps, p50, p99, bad, errs = run_wrk(port, lua, args.connections, args.seconds)
-        finally:
-            server.terminate()
-            server.wait(timeout=60)
-        ratios.append(rps / library)
-        print("round %d: server %.0f texts/s (p50 %s, p99 %s, non-2xx %d, socket errors %s); "
-              "library %.0f texts/s; server/library %.2f" % (
-                  r + 1, rps, p50, p99, bad, errs, library, rps / library))
-    print("server/library: %s (median %.2f)" % (
-        " ".join("%.2f" % x for x in ratios), statistics.median(ratios)))
+        policies = [("server", args.server_args)]
+        if args.versus is not None:
+            policies.append(("versus", args.versus))
+        for label, extra in policies:
+            server = subprocess.Popen(
+                [os.path.join(args.build, "bin", "enc-serve"), "--library", lib, "--weights",
+                 weights, "--port", "0", "--threads", str(args.threads)]
+                + extra.split(), stdout=subprocess.PIPE, text=True)
+            port = int(server.stdout.readline().split("127.0.0.1:")[1].split()[0])
+            try:
+                rps, p50, p99, bad, errs = run_wrk(port, lua, args.connections, args.seconds)
+            finally:
+                server.terminate()
+                server.wait(timeout=60)
+            ratios.setdefault(label, []).append(rps / library)
+            print("round %d: %s [%s] %.0f texts/s (p50 %s, p99 %s, non-2xx %d, socket errors "
+                  "%s); library %.0f texts/s; /library %.2f" % (
+                      r + 1, label, extra or "defaults", rps, p50, p99, bad, errs, library,
+                      rps / library), flush=True)
+    for label, rs in ratios.items():
+        print("%s/library: %s (median %.2f)" % (
+            label, " ".join("%.2f" % x for x in rs), statistics.median(rs)))
 
 
 if __name__ == "__main__":

@@ -557,7 +557,7 @@ extern "C" enc_status enc_model_load(const char* path,
     // costs the next load its packing, not this load its model.
     mkdir(std::getenv("ENC_CACHE_DIR"), 0755);
     enc::SavePacked(cache.c_str(), descs, n, slots, sources,
-                    /*hash_sources=*/false);
+                    enc::SaveMode::kCacheEntry);
   }
   return ENC_OK;
 }
@@ -588,7 +588,7 @@ extern "C" enc_status enc_model_pack(const char* weights_path,
     return s;
   }
   enc_status s = enc::SavePacked(packed_path, descs, n, slots, sources,
-                                 /*hash_sources=*/true);
+                                 enc::SaveMode::kPackFile);
   enc_model_destroy(descs, n, slots);
   return s;
 }

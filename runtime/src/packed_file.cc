@@ -262,8 +262,7 @@ bool IsPackedFile(const char* path) {
 
 enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
                       void* const* slots,
-                      const std::vector<std::string>& sources,
-                      bool hash_sources) {
+                      const std::vector<std::string>& sources, SaveMode mode) {
   FileHeader header{};
   std::memcpy(header.magic, kMagic, sizeof kMagic);
   header.version = kVersion;
@@ -272,7 +271,8 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
   header.num_slots = static_cast<uint32_t>(n);
   header.model_hash = DescriptorHash(descs, n);
   std::strncpy(header.target, TargetName().c_str(), sizeof header.target - 1);
-  if (hash_sources) {
+  const bool durable = mode == SaveMode::kPackFile;
+  if (durable) {
     if (enc_status s =
             HashSources(sources, &header.source_bytes, &header.source_hash)) {
       return s;
@@ -324,7 +324,8 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
          WriteAll(fd, blocks[i], static_cast<size_t>(records[i].form.bytes));
     at = records[i].offset + static_cast<uint64_t>(records[i].form.bytes);
   }
-  ok = ok && WriteAll(fd, kZeros, header.file_bytes - at) && fsync(fd) == 0;
+  ok = ok && WriteAll(fd, kZeros, header.file_bytes - at) &&
+       (!durable || fsync(fd) == 0);
   const int err = errno;
   if (close(fd) != 0) ok = false;
   if (!ok || rename(tmp.c_str(), path) != 0) {

@@ -26,14 +26,17 @@ bool IsPackedFile(const char* path);
 enc_status LoadPacked(const char* path, const enc_weight_desc* descs, int32_t n,
                       void** slots);
 
+// How SavePacked writes: a packed file (`encc pack`, NAME_pack) records the
+// hash of its sources' bytes and is fsynced before the rename; a cache entry
+// (ENC_CACHE_DIR) records their sizes alone and is not fsynced, since a torn
+// entry after a crash fails the loader's checks and is written again.
+enum class SaveMode { kPackFile, kCacheEntry };
+
 // Writes the loaded slots to `path` atomically (a temporary name in the same
-// directory, fsync, rename): `sources` are the weights files they came from,
-// whose sizes (and, with hash_sources, the hash of their bytes; else 0) the
-// header records.
+// directory, then a rename): `sources` are the weights files they came from.
 enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
                       void* const* slots,
-                      const std::vector<std::string>& sources,
-                      bool hash_sources);
+                      const std::vector<std::string>& sources, SaveMode mode);
 
 // Where ENC_CACHE_DIR keeps the packed copy of these sources for this model
 // and target: DIR/<key>.encw, the key hashing the descriptors, the dispatch
