@@ -110,6 +110,68 @@ std::vector<std::string> Texts(const json& j, const char* key,
   return out;
 }
 
+// One input of /embed or /v1/embeddings: a text, or token ids taken as
+// they are (OpenAI's and text-embeddings-inference's pre-tokenized form).
+struct EmbedInput {
+  std::string text;
+  std::vector<int64_t> ids;
+  bool is_ids = false;
+};
+
+// The inputs of `key`: a string, token ids, or a list of strings and lists
+// of token ids; not empty.
+std::vector<EmbedInput> EmbedInputs(const json& j, const char* key,
+                                    int32_t max_batch) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    Refuse(422, "Validation", std::string("missing field '") + key + "'");
+  }
+  auto ids_of = [&](const json& list) {
+    EmbedInput in;
+    in.is_ids = true;
+    for (const json& v : list) {
+      if (!v.is_number_integer()) {
+        Refuse(422, "Validation",
+               std::string("'") + key +
+                   "' holds a list of token ids with something not an "
+                   "integer");
+      }
+      in.ids.push_back(v.get<int64_t>());
+    }
+    if (in.ids.empty()) Refuse(400, "Empty", "an input is empty");
+    return in;
+  };
+  std::vector<EmbedInput> out;
+  if (it->is_string()) {
+    out.push_back({it->get<std::string>(), {}, false});
+  } else if (it->is_array() && !it->empty() && (*it)[0].is_number_integer()) {
+    out.push_back(ids_of(*it));
+  } else if (it->is_array()) {
+    for (const json& t : *it) {
+      if (t.is_string()) {
+        out.push_back({t.get<std::string>(), {}, false});
+      } else if (t.is_array()) {
+        out.push_back(ids_of(t));
+      } else {
+        Refuse(422, "Validation",
+               std::string("'") + key +
+                   "' holds something neither a string nor a list of token "
+                   "ids");
+      }
+    }
+  } else {
+    Refuse(422, "Validation",
+           std::string("'") + key + "' is neither a string nor a list");
+  }
+  CheckBatch(out.size(), max_batch);
+  for (const EmbedInput& in : out) {
+    if (!in.is_ids && in.text.empty()) {
+      Refuse(400, "Empty", "an input is empty");
+    }
+  }
+  return out;
+}
+
 // Runs the model over `seqs`: one row of out_dim floats each.
 std::vector<float> Run(Batcher* batcher, std::vector<Sequence> seqs) {
   auto job = std::make_shared<Job>();
@@ -290,6 +352,38 @@ Reply Routes::Route(const std::string& method, const std::string& path,
     *tokens += static_cast<int64_t>(s.ids.size());
     return s;
   };
+  // Token ids as they are: no special tokens added, each checked against
+  // the vocabulary, the length against the same limit as a text's.
+  auto from_ids = [&](const std::vector<int64_t>& ids) {
+    if (info.vocab <= 0) {
+      Refuse(400, "Validation",
+             "this model reads float embeddings, not token ids");
+    }
+    for (size_t k = 0; k < ids.size(); ++k) {
+      if (ids[k] < 0 || ids[k] >= info.vocab) {
+        Refuse(422, "Validation",
+               "token id " + std::to_string(ids[k]) + " at position " +
+                   std::to_string(k) + " is outside the vocabulary 0.." +
+                   std::to_string(info.vocab - 1));
+      }
+    }
+    size_t n = ids.size();
+    const size_t limit = static_cast<size_t>(host_->max_input());
+    if (n > limit) {
+      if (!truncate) {
+        Refuse(413, "Validation",
+               "input has " + std::to_string(n) +
+                   " tokens, more than the model's " + std::to_string(limit) +
+                   " (set truncate to cut it)");
+      }
+      n = limit;
+    }
+    Sequence s;
+    s.ids.assign(ids.begin(), ids.begin() + static_cast<std::ptrdiff_t>(n));
+    s.types.assign(n, 0);
+    *tokens += static_cast<int64_t>(n);
+    return s;
+  };
   const size_t width = info.out_dim;
 
   if (path == "/embed" || path == "/v1/embeddings") {
@@ -298,8 +392,8 @@ Reply Routes::Route(const std::string& method, const std::string& path,
         *host_, path,
         pooled && (info.head == ENC_HEAD_NONE || info.head == ENC_HEAD_DENSE),
         "pooling and no task head");
-    const std::vector<std::string> texts =
-        Texts(req, openai ? "input" : "inputs", options_.max_client_batch_size);
+    const std::vector<EmbedInput> texts = EmbedInputs(
+        req, openai ? "input" : "inputs", options_.max_client_batch_size);
     const bool normalize = openai || Flag(req, "normalize", true);
     if (!normalize && info.normalize) {
       Refuse(400, "Validation",
@@ -327,7 +421,9 @@ Reply Routes::Route(const std::string& method, const std::string& path,
       format = req["encoding_format"].get<std::string>();
     }
     std::vector<Sequence> seqs;
-    for (const std::string& t : texts) seqs.push_back(tokenize(t, nullptr));
+    for (const EmbedInput& in : texts) {
+      seqs.push_back(in.is_ids ? from_ids(in.ids) : tokenize(in.text, nullptr));
+    }
     std::vector<float> rows = Run(batcher_, std::move(seqs));
     json out = json::array();
     for (size_t i = 0; i < texts.size(); ++i) {

@@ -2,7 +2,8 @@
 """enc-serve against the library's own forward (docs/serve.md), on real
 sockets on the loopback, every loop bounded in count and time:
 
-- /embed, /v1/embeddings (float and base64), /tokenize, /health, /info,
+- /embed, /v1/embeddings (float and base64, texts or token ids), /tokenize,
+  /health, /info,
   /metrics; each answer equal to the library's forward of the same ids,
   bit for bit when the request is a batch alone, and within 1e-6 under
   concurrent clients (whose batches mix requests);
@@ -169,6 +170,20 @@ def check_embed(exe, lib, weights):
         check(status == 200 and np.array_equal(got, want[1]),
               "/v1/embeddings base64: the same float32 bytes")
 
+        # Token ids, as OpenAI's clients may send them: taken as they are.
+        ids = [tok.encode(t).ids for t in TEXTS[:2]]
+        status, out = srv.post("/v1/embeddings", {"input": ids})
+        got = np.array([d["embedding"] for d in out["data"]], np.float32)
+        check(status == 200 and np.array_equal(got, want[:2])
+              and out["usage"]["prompt_tokens"] == sum(map(len, ids)),
+              "/v1/embeddings of token ids == of the texts, bit for bit")
+        status, rows = srv.post("/embed", {"inputs": ids[0]})
+        check(status == 200 and np.array_equal(np.array(rows, np.float32), want[:1]),
+              "/embed of one list of token ids == of its text")
+        status, rows = srv.post("/embed", {"inputs": [TEXTS[2], ids[1]]})
+        check(status == 200 and np.array_equal(np.array(rows, np.float32), want[[2, 1]]),
+              "/embed of a text and a list of ids, mixed: each its own row")
+
         status, out = srv.post("/tokenize", {"inputs": [TEXTS[1]]})
         enc_ids = tok.encode(TEXTS[1])
         check(status == 200 and [t["id"] for t in out[0]] == enc_ids.ids
@@ -195,6 +210,13 @@ def check_embed(exe, lib, weights):
             ("empty text", error("/embed", {"inputs": ["a", ""]}), 400, "Empty"),
             ("too many inputs", error("/embed", {"inputs": ["a"] * 9}), 413, "Validation"),
             ("too long", error("/embed", {"inputs": "word " * 100}), 413, "Validation"),
+            ("token id out of range", error("/embed", {"inputs": [101, 99999]}), 422,
+             "Validation"),
+            ("ids mixed with a string", error("/embed", {"inputs": [[101, "a"]]}), 422,
+             "Validation"),
+            ("too many token ids", error("/v1/embeddings", {"input": [5] * 100}), 413,
+             "Validation"),
+            ("an empty list of ids", error("/embed", {"inputs": ["a", []]}), 400, "Empty"),
             ("body over the limit", error("/embed", {"inputs": "a" * 70000}), 413, "Validation"),
             ("bad dimensions", error("/embed", {"inputs": "a", "dimensions": 33}), 400, "Validation"),
             ("normalize false", error("/embed", {"inputs": "a", "normalize": False}), 400, "Validation"),
@@ -255,7 +277,7 @@ def check_embed(exe, lib, weights):
         status, _, metrics = srv.request("GET", "/metrics")
         text = metrics.decode()
         check(status == 200 and 'enc_requests_total{route="/embed",status="200"}' in text
-              and "enc_batch_size_bucket" in text and 'enc_errors_total{kind="Empty"} 2' in text,
+              and "enc_batch_size_bucket" in text and 'enc_errors_total{kind="Empty"} 3' in text,
               "/metrics: requests by route and status, batch sizes, errors by kind")
     finally:
         rc = srv.stop()
