@@ -272,13 +272,19 @@ extern "C" int64_t enc_gemm_gated_k(const enc_packed_gated* p) {
 namespace enc {
 namespace {
 
+// The layout fields of a form: the kernel's, and the panels it packs.
 template <class Kernel>
-void SetKernelForm(const Kernel& kernel, PackedForm* f) {
+void SetLayout(const Kernel& kernel, int64_t panels, int64_t bytes,
+               int64_t depth, bool variant, PackedForm* f) {
   f->target = kernel.target;
   f->panel = kernel.panel;
   f->rows = kernel.rows;
   f->group_multiple = kernel.group_multiple;
   f->pad_rows = kernel.pad_rows;
+  f->panels = panels;
+  f->bytes = bytes;
+  f->depth = depth;
+  f->variant = variant ? 1 : 0;
 }
 
 }  // namespace
@@ -289,24 +295,19 @@ PackedForm FormOf(const enc_packed_b* p, bool gated, const void** block) {
   f.gated = gated ? 1 : 0;
   f.n = p->n;
   f.k = p->k;
-  f.panels = p->panels;
-  f.bytes = p->bytes;
   switch (p->precision) {
     case ENC_PRECISION_FP32:
-      SetKernelForm(p->layout, &f);
-      f.depth = p->k;
+      SetLayout(p->layout, p->panels, p->bytes, p->k, false, &f);
       *block = p->data;
       break;
     case ENC_PRECISION_INT8:
-      SetKernelForm(p->int8.kernel, &f);
-      f.depth = p->int8.groups;
-      f.variant = p->int8.kernel.needs_abs ? 1 : 0;
+      SetLayout(p->int8.kernel, p->panels, p->bytes, p->int8.groups,
+                p->int8.kernel.needs_abs, &f);
       *block = p->int8.block;
       break;
     case ENC_PRECISION_BF16:
-      SetKernelForm(p->bf16.kernel, &f);
-      f.depth = p->bf16.kpairs;
-      f.variant = p->bf16.kernel.dot ? 1 : 0;
+      SetLayout(p->bf16.kernel, p->panels, p->bytes, p->bf16.kpairs,
+                p->bf16.kernel.dot, &f);
       *block = p->bf16.data;
       break;
   }
@@ -329,30 +330,21 @@ enc_status PlanForm(int32_t precision, bool gated, int64_t n, int64_t k,
     case ENC_PRECISION_FP32: {
       Fp32Plan plan;
       ok = PlanFp32(gated, n, k, &plan);
-      SetKernelForm(plan.layout, &f);
-      f.panels = plan.panels;
-      f.bytes = plan.bytes;
-      f.depth = k;
+      SetLayout(plan.layout, plan.panels, plan.bytes, k, false, &f);
       break;
     }
     case ENC_PRECISION_INT8: {
       Int8Plan plan;
       ok = PlanInt8(n, k, &plan);
-      SetKernelForm(plan.kernel, &f);
-      f.panels = plan.panels;
-      f.bytes = plan.bytes;
-      f.depth = plan.groups;
-      f.variant = plan.kernel.needs_abs ? 1 : 0;
+      SetLayout(plan.kernel, plan.panels, plan.bytes, plan.groups,
+                plan.kernel.needs_abs, &f);
       break;
     }
     case ENC_PRECISION_BF16: {
       Bf16Plan plan;
       ok = PlanBf16(n, k, &plan);
-      SetKernelForm(plan.kernel, &f);
-      f.panels = plan.panels;
-      f.bytes = plan.bytes;
-      f.depth = plan.kpairs;
-      f.variant = plan.kernel.dot ? 1 : 0;
+      SetLayout(plan.kernel, plan.panels, plan.bytes, plan.kpairs,
+                plan.kernel.dot, &f);
       break;
     }
     default:

@@ -27,7 +27,9 @@ std::unique_ptr<ModelHost> ModelHost::Open(const std::string& library,
                                            int threads, std::string* why) {
   std::unique_ptr<ModelHost> host(new ModelHost);
   host->library_ = library;
-  host->dl_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  // RTLD_NODELETE: the library's pool threads are parked in its code at
+  // exit, so it must stay mapped after dlclose.
+  host->dl_ = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (host->dl_ == nullptr) {
     *why = library + ": cannot load the library: " + dlerror();
     return nullptr;

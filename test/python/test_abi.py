@@ -14,14 +14,8 @@ import sys
 
 sys.dont_write_bytecode = True
 from enc import _library as lib  # noqa: E402
+from enc_dev.checks import check, finish  # noqa: E402
 
-failures = []
-
-
-def check(ok, what):
-    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def compare_struct(name, py_type, c):
@@ -60,8 +54,7 @@ def main():
     scores = {"ENC_SCORES_" + s.upper(): i for i, s in enumerate(lib.SCORES)}
     check(scores == c["enc_scores"],
           "SCORES %s == enc_scores %s" % (sorted(scores.items()), sorted(c["enc_scores"].items())))
-    print("%d failed" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -30,15 +30,9 @@ sys.path.insert(0, E2E)
 import encc_case as ec  # noqa: E402
 
 import enc  # noqa: E402
+from enc_dev.checks import check, finish  # noqa: E402
 
 CONFORMANCE = os.path.join(E2E, "Inputs", "conformance.enc")
-failures = []
-
-
-def check(ok, what):
-    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def bits_equal(a, b):
@@ -253,8 +247,7 @@ def main():
     hints = enc.Model.forward.__annotations__
     check("return" in hints and "x" in hints, "forward has type hints: %s" % sorted(hints))
 
-    print("%d failed" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
 import encc_case as ec  # noqa: E402
 
 import enc  # noqa: E402
+from enc_dev.checks import check, finish  # noqa: E402
 
 ENC = """
 encoder tiny_mean {
@@ -51,13 +52,6 @@ encoder tiny_splade : tiny_mean { pooling = max; head = splade; }
 encoder tiny_nli_text : tiny_nli { tokenizer = "TOKENIZER"; }
 """
 
-failures = []
-
-
-def check(ok, what):
-    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def input_error(fn):
@@ -119,8 +113,7 @@ def main():
     err = input_error(lambda: m.encode(texts, tok, batch_size=0))
     check(err is not None and "batch_size" in str(err), "batch_size 0: %s" % err)
     heads(inputs, work, enc_path, lib, tok)
-    print("%d failed" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 def heads(inputs, work, enc_path, lib, tok):

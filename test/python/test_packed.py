@@ -33,15 +33,9 @@ import encc_case as ec  # noqa: E402
 from enc_dev import reference  # noqa: E402
 
 import enc  # noqa: E402
+from enc_dev.checks import check, finish  # noqa: E402
 
 ENC = os.path.join(HERE, "Inputs", "packed.enc")
-failures = []
-
-
-def check(ok, what):
-    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def load_error(lib, path, **env):
@@ -188,8 +182,7 @@ def main():
           "ENC_CACHE_DIR: the first load writes %s and reads safetensors, the second maps "
           "it; both outputs equal: %s %s" % (files, outs, [r.stderr[-300:] for r in runs]))
 
-    print("%d failed" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

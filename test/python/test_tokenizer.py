@@ -20,14 +20,8 @@ import sys
 import threading
 
 import enc
+from enc_dev.checks import check, finish
 
-failures = []
-
-
-def check(ok, what):
-    print("%-4s %s" % ("ok" if ok else "FAIL", what), flush=True)
-    if not ok:
-        failures.append(what)
 
 
 def error_of(fn):
@@ -136,8 +130,7 @@ def main():
         help(enc.Tokenizer)
     check("from_file" in doc.getvalue() and "Hugging Face" in doc.getvalue(),
           "help(enc.Tokenizer)")
-    print("%d failed" % len(failures))
-    return 1 if failures else 0
+    return finish()
 
 
 if __name__ == "__main__":

@@ -36,14 +36,8 @@ import numpy as np
 
 import enc
 from enc_dev import reference, safetensors_io
+from enc_dev.checks import check, finish
 
-failures = []
-
-
-def check(ok, what):
-    print("%-4s %s" % ("ok" if ok else "FAIL", what))
-    if not ok:
-        failures.append(what)
 
 
 class Server:
@@ -386,8 +380,7 @@ def main():
     check_embed(exe, lib, weights)
     check_overload_and_drain(exe, lib, weights)
     check_heads(exe, lib, weights)
-    print("%d failed (%.0f s)" % (len(failures), time.time() - started))
-    return 1 if failures else 0
+    return finish(" (%.0f s)" % (time.time() - started))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,9 @@ using namespace llvm;
 
 namespace {
 
-/// A dlopen handle, closed on every path.
+/// A dlopen handle, closed on every path. The library stays mapped
+/// (RTLD_NODELETE): its runtime's pool threads are parked in its code, and
+/// unmapping it under them would crash the process at exit.
 struct Library {
   void *Handle = nullptr;
   ~Library() {
@@ -68,7 +70,7 @@ bool encc::packWeights(const PackRequest &R, std::string &Error) {
   }
 
   Library L;
-  L.Handle = dlopen(Lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  L.Handle = dlopen(Lib.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!L.Handle) {
     Error = std::string("cannot load the compiled library: ") + dlerror();
     return false;
