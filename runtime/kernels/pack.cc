@@ -323,10 +323,23 @@ enc_status PlanForm(int32_t precision, bool gated, int64_t n, int64_t k,
   f.gated = gated ? 1 : 0;
   f.n = n;
   f.k = k;
-  bool ok = n >= 1 && k >= 1 && n <= (int64_t{1} << 40) &&
+  // The value is checked before it becomes an enc_precision (a cast of a
+  // value outside the enumeration is undefined), so the switch below needs
+  // no default arm and a new precision fails to compile until it is planned.
+  auto no_form = [&] {
+    return Fail(ENC_ERR_INPUT,
+                "%s: no packed form for precision %d%s of [%lld, %lld]", fn,
+                precision, gated ? " (gated)" : "", static_cast<long long>(n),
+                static_cast<long long>(k));
+  };
+  const bool known = precision == ENC_PRECISION_FP32 ||
+                     precision == ENC_PRECISION_INT8 ||
+                     precision == ENC_PRECISION_BF16;
+  bool ok = known && n >= 1 && k >= 1 && n <= (int64_t{1} << 40) &&
             k <= (int64_t{1} << 40) &&
             (!gated || precision == ENC_PRECISION_FP32);
-  switch (static_cast<enc_precision>(ok ? precision : -1)) {
+  if (!ok) return no_form();
+  switch (static_cast<enc_precision>(precision)) {
     case ENC_PRECISION_FP32: {
       Fp32Plan plan;
       ok = PlanFp32(gated, n, k, &plan);
@@ -347,15 +360,8 @@ enc_status PlanForm(int32_t precision, bool gated, int64_t n, int64_t k,
                 plan.kernel.dot, &f);
       break;
     }
-    default:
-      ok = false;
   }
-  if (!ok) {
-    return Fail(ENC_ERR_INPUT,
-                "%s: no packed form for precision %d%s of [%lld, %lld]", fn,
-                precision, gated ? " (gated)" : "", static_cast<long long>(n),
-                static_cast<long long>(k));
-  }
+  if (!ok) return no_form();
   *form = f;
   return ENC_OK;
 }
