@@ -15,6 +15,7 @@
 #include "enc/checkpoint_names.h"
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/weights.h"
+#include "src/cache_writer.h"
 #include "src/foreign_layout.h"
 #include "src/large_alloc.h"
 #include "src/layout.h"
@@ -556,8 +557,7 @@ extern "C" enc_status enc_model_load(const char* path,
     // The cache is an optimisation: a directory that cannot be written
     // costs the next load its packing, not this load its model.
     mkdir(std::getenv("ENC_CACHE_DIR"), 0755);
-    enc::SavePacked(cache.c_str(), descs, n, slots, sources,
-                    enc::SaveMode::kCacheEntry);
+    enc::StartCacheWrite(cache, descs, n, slots, sources);
   }
   return ENC_OK;
 }
@@ -597,6 +597,7 @@ extern "C" void enc_model_free(const enc_weight_desc* descs, int32_t n,
                                void** slots) {
   // Without descriptors the kinds are unknown: nothing can be freed safely.
   if (slots == nullptr || descs == nullptr || n <= 0) return;
+  enc::FinishCacheWrite(slots);  // it may still be reading them
   for (int32_t i = 0; i < n; ++i) {
     if (slots[i] == nullptr) continue;
     FreeSlot(descs[i].kind, slots[i]);

@@ -17,6 +17,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -307,8 +308,9 @@ enc_status SavePacked(const char* path, const enc_weight_desc* descs, int32_t n,
 
   // A temporary name beside the target, so that the rename is atomic and a
   // reader never maps a half-written file.
-  const std::string tmp =
-      std::string(path) + ".tmp." + std::to_string(getpid());
+  const std::string tmp = std::string(path) + ".tmp." +
+                          std::to_string(getpid()) + "." +
+                          std::to_string(syscall(SYS_gettid));
   const int fd =
       open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {

@@ -13,7 +13,9 @@
   is refused under ENC_VERIFY_PACKED=1;
 - a packed file is not accepted as the source of another packing;
 - ENC_CACHE_DIR: the first load writes a packed copy, a later process maps
-  it (seen in /proc/self/maps), and both give the same output.
+  it (seen in /proc/self/maps), and both give the same output; the copy is
+  written behind the load and closing the model waits for it (a forked
+  child's close does not), or inside the load with ENC_CACHE_SYNC=1.
 
 usage: test_packed.py WORKDIR   (environment as in test/e2e/encc_case.py,
 PYTHONPATH naming python/)
@@ -181,6 +183,37 @@ def main():
           and outs[1] == [want, "True"],
           "ENC_CACHE_DIR: the first load writes %s and reads safetensors, the second maps "
           "it; both outputs equal: %s %s" % (files, outs, [r.stderr[-300:] for r in runs]))
+
+    # The entry is written behind the load: closing the model waits for the
+    # write (the directory then holds the whole entry and nothing else), a
+    # forked child that closes its copy does not wait for the parent's
+    # writer, and ENC_CACHE_SYNC=1 writes it inside the load.
+    close_code = ("import enc, os, sys, numpy as np\n"
+                  "m = enc.load(sys.argv[1], sys.argv[2])\n"
+                  "t = np.load(sys.argv[3])\n"
+                  "y = m.forward(t['tokens'], lengths=t['lengths'], token_types=t['token_types'])\n"
+                  "pid = os.fork()\n"
+                  "if pid == 0:\n"
+                  "    m.close()\n"
+                  "    os._exit(0)\n"
+                  "_, status = os.waitpid(pid, 0)\n"
+                  "m.close()\n"
+                  "print(y.view(np.uint32).sum(dtype=np.uint64), status, sorted(os.listdir(sys.argv[4])))\n")
+    for mode in ("0", "1"):
+        fresh = os.path.join(work, "cache_sync" + mode)
+        r = subprocess.run([sys.executable, "-c", close_code, lib, weights, npz, fresh],
+                           capture_output=True, text=True, timeout=300,
+                           env=dict(os.environ, ENC_CACHE_DIR=fresh, ENC_CACHE_SYNC=mode))
+        out = r.stdout.split()
+        mapped = subprocess.run([sys.executable, "-c", code, lib, weights, npz, fresh],
+                                capture_output=True, text=True,
+                                timeout=300, env=dict(os.environ, ENC_CACHE_DIR=fresh))
+        check(r.returncode == 0 and len(out) == 3 and out[0] == want and out[1] == "0"
+              and out[2].startswith("['") and out[2].endswith(".encw']")
+              and mapped.stdout.split() == [want, "True"],
+              "ENC_CACHE_SYNC=%s: close waits for the entry, a forked child's close does "
+              "not; the entry is whole and maps: %s %s %s"
+              % (mode, out, mapped.stdout.split(), (r.stderr + mapped.stderr)[-300:]))
 
     return finish()
 

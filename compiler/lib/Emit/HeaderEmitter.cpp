@@ -304,7 +304,13 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << "_pack writes them packed to a file\n"
      << " *   that " << N
      << "_load then maps read-only and shared, with no copy and no\n"
-     << " *   packing (docs/weights.md#packed-weights-files).\n"
+     << " *   packing (docs/weights.md#packed-weights-files). With "
+     << "ENC_CACHE_DIR set, the\n"
+     << " *   first load of a safetensors file also writes such a file "
+     << "there, on a\n"
+     << " *   background thread that " << N
+     << "_free and the process's exit wait for\n"
+     << " *   (docs/weights.md#the-cache-directory).\n"
      << " * Each calling thread keeps a workspace of " << N
      << "_workspace_bytes(batch, seq_len)\n"
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
