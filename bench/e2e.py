@@ -51,6 +51,8 @@ MODELS = {
     "gated_bert": ("bench/models/families_emb.enc", "gated_bert_emb"),
     "modernbert": ("bench/models/families_emb.enc", "modernbert_emb"),
     "modernbert_local": ("bench/models/families_emb.enc", "modernbert_local_emb"),
+    "bert_preln_long": ("bench/models/bert_base_emb.enc", "bert_base_emb_preln_long"),
+    "modernbert_long": ("bench/models/families_emb.enc", "modernbert_long_emb"),
 }
 RAGGED = [int(v) for v in np.linspace(16, 128, 8)]  # 16, 32, ..., 128
 
@@ -79,6 +81,14 @@ for _c in [("gated-bert b1s128", "gated_bert", 1, 128, None, False),
            ("bert-int8 b1s128", "bert_int8", 1, 128, None, False),
            ("bert-int8 b8s128", "bert_int8", 8, 128, None, False)]:
     EXTRA_CONFIGS[_c[0]] = _c
+# Long inputs (max_len 8,192): global attention as nomic-embed's pre-LN
+# BERT-base stack, and ModernBERT's local/global stack; with --peer-rss for
+# ONNX Runtime's peak memory beside encc's.
+for _L in (512, 2048, 8192):
+    for _name, _key in (("bert-preln-long", "bert_preln_long"),
+                        ("modernbert-long", "modernbert_long")):
+        EXTRA_CONFIGS["%s b1s%d" % (_name, _L)] = ("%s b1s%d" % (_name, _L), _key, 1, _L,
+                                                    None, False)
 
 
 def log(msg):
@@ -481,6 +491,30 @@ def rss_probe(model, cfg, seed, target, exe=None):
             "workspace": ws}
 
 
+def vmhwm_bytes(pid):
+    """Peak RSS (VmHWM) of a live process."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    raise SystemExit("no VmHWM in /proc/%d/status" % pid)
+
+
+def ort_rss_probe(model, cfg, seed):
+    """A fresh ONNX Runtime runner, 1 thread: one forward of the config, then
+    its VmHWM (read from /proc while it is alive)."""
+    name, _, b, s, lengths, _ = cfg
+    _, inp, lens = write_inputs(model, name, b, s, lengths, seed)
+    r = Runner("ort", ["node", os.path.join(HERE, "ort_runner.js"), model["onnx"], "1"],
+               peer_env(1, False))
+    try:
+        r.case(b, s, inp, lens)
+        r.run(1)
+        return vmhwm_bytes(r.proc.pid)
+    finally:
+        r.close()
+
+
 # --------------------------------------------------------------------------
 # report
 # --------------------------------------------------------------------------
@@ -552,16 +586,24 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
           "after vfork inherits the parent's high-water mark, here e2e.py's)")
     hdr = ["config", "encc compile s", "load ms", "fp32 weights MB", "workspace MB",
            "peak RSS MB", "ru_maxrss MB", "RSS before load MB", "peak/(weights+ws)",
-           "(peak-before)/(weights+ws)"]
+           "(peak-before)/(weights+ws)", "(peak-before)/weights"]
+    peer = any("ort_rss" in p for p in probes.values())
+    if peer:
+        hdr += ["ORT peak RSS MB", "ORT peak/weights"]
     table = []
     for name, p in probes.items():
         m = models[p["model"]]
         wb = m["weight_bytes"]
-        table.append([name, "%.3f" % m["compile_s"], "%.1f" % p["load_ms"], "%.1f" % (wb / 1e6),
-                      "%.2f" % (p["workspace"] / 1e6), "%.1f" % (p["rss"] / 1e6),
-                      "%.1f" % (p["ru_maxrss"] / 1e6), "%.1f" % (p["rss_base"] / 1e6),
-                      "%.2f" % (p["rss"] / (wb + p["workspace"])),
-                      "%.2f" % ((p["rss"] - p["rss_base"]) / (wb + p["workspace"]))])
+        line = [name, "%.3f" % m["compile_s"], "%.1f" % p["load_ms"], "%.1f" % (wb / 1e6),
+                "%.2f" % (p["workspace"] / 1e6), "%.1f" % (p["rss"] / 1e6),
+                "%.1f" % (p["ru_maxrss"] / 1e6), "%.1f" % (p["rss_base"] / 1e6),
+                "%.2f" % (p["rss"] / (wb + p["workspace"])),
+                "%.2f" % ((p["rss"] - p["rss_base"]) / (wb + p["workspace"])),
+                "%.2f" % ((p["rss"] - p["rss_base"]) / wb)]
+        if peer:
+            line += (["%.1f" % (p["ort_rss"] / 1e6), "%.2f" % (p["ort_rss"] / wb)]
+                     if "ort_rss" in p else ["-", "-"])
+        table.append(line)
     _print_table(hdr, table)
     fast = sorted({row["config"] for row in rows if not row["torch_fast_path"]})
     if fast:
@@ -653,6 +695,9 @@ def main():
                     help="cap encc's Highway target (ENC_TARGET, e.g. avx2) and compile the "
                          "model for a CPU of that level; with avx2, torch is capped too; ONNX "
                          "Runtime cannot be")
+    ap.add_argument("--peer-rss", action="store_true",
+                    help="also measure ONNX Runtime's peak RSS per configuration (a fresh "
+                         "runner, one forward)")
     ap.add_argument("--precision", default=None, choices=[p for p in PRECISIONS if p != "fp32"],
                     help="rows of encc compiled with `precision = P` against ONNX Runtime's "
                          "int8 (DynamicQuantizeMatMul, ort_int8.py) and fp32 graphs and encc "
@@ -693,6 +738,8 @@ def main():
     for c in configs:
         p = rss_probe(models[c[1]], c, args.seed, args.target)
         p["model"] = c[1]
+        if args.peer_rss:
+            p["ort_rss"] = ort_rss_probe(models[c[1]], c, args.seed)
         probes[c[0]] = p
         if args.precision:
             p = rss_probe(models[c[1]], c, args.seed, args.target,

@@ -75,10 +75,11 @@ int64_t enc_gemm_packed_k(const enc_packed_b *p);
  * in the precision `w` was packed in (int8: each row of X quantized to s8
  * with its own scale, max |x| / 127, for this call).
  * bias: [n] or NULL. residual: [m, ldr] or NULL, added after the activation
- * (it may alias y when ldr == ldy). ldx, ldr, ldy: row strides in floats,
- * ldx >= k, ldr >= n, ldy >= n. m == 0 does nothing. Runs on the runtime's
- * thread pool. ENC_ERR_INPUT (with enc_last_error) on a bad argument, and
- * then y is not written. */
+ * (it may be y itself, ldr == ldy, only when act is ENC_ACT_NONE: the
+ * partial sums are kept in y; any other overlap is refused). ldx, ldr,
+ * ldy: row strides in floats, ldx >= k, ldr >= n, ldy >= n. m == 0 does
+ * nothing. Runs on the runtime's thread pool. ENC_ERR_INPUT (with
+ * enc_last_error) on a bad argument, and then y is not written. */
 enc_status enc_gemm(int64_t m, const float *x, int64_t ldx,
                     const enc_packed_b *w, const float *bias,
                     enc_activation act, const float *residual, int64_t ldr,
