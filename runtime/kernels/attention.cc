@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/layout.h"
+#include "src/overlap.h"
 #include "src/status.h"
 #include "src/target.h"
 
@@ -125,6 +126,48 @@ static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
   }
   return ENC_OK;
 }
+
+// out may be q itself (same stride) when k and v are other columns of
+// q's rows: each (sequence, head) reads its keys and values whole before it
+// writes, and a query's row before the output row that replaces it
+// (attention-inl.h). Any other overlap of out with q, k or v is refused.
+static enc_status CheckOutOverlap(const char* fn, int64_t rows, int64_t d_model,
+                                  const float* q, const float* k,
+                                  const float* v, int64_t ld_in,
+                                  const float* out, int64_t ld_out) {
+  if (rows == 0) return ENC_OK;
+  const int64_t in_len = (rows - 1) * ld_in + d_model;
+  const int64_t out_len = (rows - 1) * ld_out + d_model;
+  if (out == q && ld_out == ld_in) {
+    for (const float* other : {k, v}) {
+      // Columns [c, c + d_model) of the same rows, c = other - q: disjoint
+      // from q's [0, d_model) when d_model <= |c| <= ld_in - d_model.
+      const intptr_t bytes =
+          reinterpret_cast<intptr_t>(other) - reinterpret_cast<intptr_t>(q);
+      const bool same_rows = bytes % static_cast<intptr_t>(sizeof(float)) == 0;
+      const int64_t c = bytes / static_cast<intptr_t>(sizeof(float));
+      const int64_t abs_c = c < 0 ? -c : c;
+      if (!same_rows || abs_c < d_model || abs_c > ld_in - d_model) {
+        if (Overlap(other, in_len, out, out_len)) {
+          return Fail(ENC_ERR_INPUT,
+                      "%s: out is q, and %s overlaps q's columns", fn,
+                      other == k ? "k" : "v");
+        }
+      }
+    }
+    return ENC_OK;
+  }
+  for (const float* in : {q, k, v}) {
+    if (Overlap(in, in_len, out, out_len)) {
+      return Fail(ENC_ERR_INPUT, "%s: out overlaps %s without being q itself",
+                  fn,
+                  in == q   ? "q"
+                  : in == k ? "k"
+                            : "v");
+    }
+  }
+  return ENC_OK;
+}
 }  // namespace enc
 
 extern "C" enc_status enc_attention(const enc_attention_params* params,
@@ -164,6 +207,10 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
   for (int32_t b = 0; b < batch; ++b) {
     first_row[b] = row;
     row += lengths != nullptr ? lengths[b] : seq_len;
+  }
+  if (enc_status s =
+          enc::CheckOutOverlap(fn, row, d_model, q, k, v, ld_in, out, ld_out)) {
+    return s;
   }
   enc::AttentionArgs a{*params, batch, seq_len, lengths, first_row.data(), q, k,
                        v,       ld_in, out,     ld_out};

@@ -16,6 +16,7 @@
 
 #if HWY_ONCE
 #include "src/dispatch.h"
+#include "src/overlap.h"
 #include "src/status.h"
 
 namespace enc {
@@ -24,13 +25,6 @@ ENC_EXPORT(GetGemmKernel);
 GemmKernel ChooseGemmKernel() { return ENC_DYNAMIC_DISPATCH(GetGemmKernel)(); }
 
 namespace {
-
-// Whether [a, a + a_len) and [b, b + b_len) (in floats) overlap.
-bool Overlap(const float* a, int64_t a_len, const float* b, int64_t b_len) {
-  const auto pa = reinterpret_cast<uintptr_t>(a);
-  const auto pb = reinterpret_cast<uintptr_t>(b);
-  return pa < pb + b_len * sizeof(float) && pb < pa + a_len * sizeof(float);
-}
 
 // Whether p is what a pack function made, for its precision.
 bool IsPacked(const enc_packed_b& p) {

@@ -224,6 +224,24 @@ void RunCase(const Case& c, std::mt19937& rng) {
     // Rows past the valid ones are not written.
     for (size_t k = valid * ld_out; k < out.size(); ++k)
       ASSERT_EQ(out[k], 7.0f) << k;
+    // In place over the queries (out == q, as the compiler plans a fused
+    // QKV buffer): the same bits, and the keys and values untouched.
+    std::vector<float> in_place = packed_qkv;
+    float* q = in_place.data();
+    ASSERT_EQ(ENC_OK,
+              enc_attention(&s.p, c.batch, c.seq,
+                            c.full ? nullptr : s.lengths.data(), q, q + d_model,
+                            q + 2 * d_model, 3 * d_model, q, 3 * d_model))
+        << enc_last_error();
+    for (int64_t r = 0; r < valid; ++r) {
+      for (int t = 0; t < 3 * d_model; ++t) {
+        const float got = in_place[r * 3 * d_model + t];
+        const float want =
+            t < d_model ? out[r * ld_out + t] : packed_qkv[r * 3 * d_model + t];
+        ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0)
+            << "in place: row " << r << " col " << t;
+      }
+    }
   });
 }
 
@@ -430,6 +448,18 @@ TEST(Attention, RejectsBadArguments) {
   expect_input_error(
       enc_attention(&p, 1, 8, nullptr, nullptr, q, q, 24, out.data(), 8),
       "null q");
+  // out over q, k or v: only out == q (same stride, k and v other columns).
+  float* qm = qkv.data();
+  expect_input_error(call(&p, 1, 8, nullptr, 24, 24, qm + 8), "out over k");
+  expect_input_error(call(&p, 1, 8, nullptr, 24, 24, qm + 4), "out across q");
+  expect_input_error(call(&p, 1, 8, nullptr, 24, 8, qm), "out q, ld differs");
+  expect_input_error(
+      enc_attention(&p, 1, 8, nullptr, qm, qm + 4, qm + 16, 24, qm, 24),
+      "out is q, k overlaps q's columns");
+  EXPECT_EQ(ENC_OK,
+            enc_attention(&p, 1, 8, nullptr, qm, qm + 8, qm + 16, 24, qm, 24))
+      << enc_last_error();
+  std::fill(qkv.begin(), qkv.end(), 1.0f);
   const int32_t bad_len[1] = {9}, neg_len[1] = {-1};
   expect_input_error(call(&p, 1, 8, bad_len, 24, 8, out.data()), "len > seq");
   expect_input_error(call(&p, 1, 8, neg_len, 24, 8, out.data()), "len < 0");

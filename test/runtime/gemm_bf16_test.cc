@@ -232,6 +232,27 @@ void CheckShape(int64_t m, int64_t n, int64_t k, uint32_t seed, bool round_x) {
       }
     }
   }
+  // y may be the residual itself when there is no activation (the compiler
+  // plans a residual stream in place).
+  std::vector<float> y = res;
+  ASSERT_EQ(enc_gemm(m, x.data(), ldx, packed.get(), bias.data(), ENC_ACT_NONE,
+                     y.data(), ldr, y.data(), ldr),
+            ENC_OK)
+      << enc_last_error();
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < ldr; ++j) {
+      const float got = y[i * ldr + j];
+      if (j >= n) {
+        ASSERT_EQ(got, res[i * ldr + j]) << "in place, padding " << i;
+        continue;
+      }
+      const double want = dot[i * n + j] + bias[j] + res[i * ldr + j];
+      const double tol = 2e-6 * (mag[i * n + j] + 1.0) + 1e-6 * std::fabs(want);
+      ASSERT_LE(std::fabs(got - want), tol)
+          << "in place at (" << i << ", " << j << "): got " << got << " want "
+          << want;
+    }
+  }
 }
 
 void CheckShapes(bool round_x) {

@@ -55,7 +55,10 @@ typedef struct {
 
 /* q, k, v: [sum(len) rows, ld_in], head h at columns h*d_k.
  * lengths: [batch] in [0, seq_len], or NULL when every sequence is full.
- * out: [sum(len) rows, ld_out]; it must not overlap q, k or v.
+ * out: [sum(len) rows, ld_out]. It may be q itself (out == q, ld_out ==
+ * ld_in) when k and v are other columns of the same rows, as in a fused QKV
+ * buffer: the result then replaces the queries. Any other overlap of out
+ * with q, k or v is refused.
  * Returns ENC_ERR_INPUT (see enc_last_error) on a bad argument, writing
  * nothing; ENC_ERR_NOMEM if scratch memory cannot be allocated. */
 enc_status enc_attention(const enc_attention_params *params, int32_t batch,
