@@ -16,6 +16,9 @@ using namespace mlir;
 using namespace enc;
 
 View EncoderLowering::resultView(Operation *Op) {
+  // In place (enc-plan-buffers): the replaced operand's pointer and stride.
+  if (std::optional<unsigned> N = getInPlaceOf(Op))
+    return Views[Op->getResult(0)] = view(Op->getOperand(*N));
   Location L = Op->getLoc();
   Value Floats = B.create<LLVM::MulOp>(L, Rows, B.i64(*getRowOffset(Op), L));
   View V{B.offset(Workspace, Floats, L),
@@ -374,7 +377,8 @@ LogicalResult checkPrepared(Operation &Op) {
   if (Op.hasTrait<enc::OpTrait::FoldedBeforeLowering>())
     return Op.emitError("positional table not folded: run "
                         "enc-fold-positional first");
-  if (Op.hasTrait<enc::OpTrait::WritesArena>() && !getRowOffset(&Op))
+  if (Op.hasTrait<enc::OpTrait::WritesArena>() && !getRowOffset(&Op) &&
+      !getInPlaceOf(&Op))
     return Op.emitError("not planned: run enc-plan-buffers first");
   return success();
 }

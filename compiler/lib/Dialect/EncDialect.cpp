@@ -39,6 +39,7 @@ namespace {
 #define ENC_ATTR_NAME(Helper) EncDialect::Helper##AttrHelper::getNameStr()
 constexpr llvm::StringLiteral ArenaRowFloats = ENC_ATTR_NAME(ArenaRowFloats);
 constexpr llvm::StringLiteral RowOffset = ENC_ATTR_NAME(RowOffset);
+constexpr llvm::StringLiteral InPlaceOf = ENC_ATTR_NAME(InPlaceOf);
 constexpr llvm::StringLiteral Input = ENC_ATTR_NAME(Input);
 constexpr llvm::StringLiteral Checkpoint = ENC_ATTR_NAME(Checkpoint);
 constexpr llvm::StringLiteral Precision = ENC_ATTR_NAME(Precision);
@@ -109,6 +110,14 @@ std::optional<int64_t> enc::getRowOffset(Operation *Op) {
 }
 void enc::setRowOffset(Operation *Op, int64_t Offset) {
   Op->setAttr(RowOffset, i64(Op->getContext(), Offset));
+}
+std::optional<unsigned> enc::getInPlaceOf(Operation *Op) {
+  if (std::optional<int64_t> N = intAttr(Op->getAttr(InPlaceOf)))
+    return static_cast<unsigned>(*N);
+  return std::nullopt;
+}
+void enc::setInPlaceOf(Operation *Op, unsigned Operand) {
+  Op->setAttr(InPlaceOf, i64(Op->getContext(), Operand));
 }
 std::optional<int64_t> enc::getRowOffset(FunctionOpInterface Func,
                                          unsigned Arg) {
@@ -221,6 +230,25 @@ LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
       return Op->emitOpError()
              << "'" << Name << "' belongs on an op with one result";
     return verifyCount(Op, A, 0);
+  }
+  if (Name == InPlaceOf) {
+    if (Op->getNumResults() != 1)
+      return Op->emitOpError()
+             << "'" << Name << "' belongs on an op with one result";
+    if (failed(verifyCount(Op, A, 0)))
+      return failure();
+    int64_t N = cast<IntegerAttr>(A.getValue()).getInt();
+    auto Writable = dyn_cast<InPlaceWritable>(Op);
+    OpOperand *Replaceable =
+        Writable ? Writable.getReplaceableOperand() : nullptr;
+    if (!Replaceable || Replaceable->getOperandNumber() != N)
+      return Op->emitOpError()
+             << "'" << Name << "' (" << N
+             << ") is not an operand this op's kernel may write over";
+    if (Op->hasAttr(RowOffset))
+      return Op->emitOpError()
+             << "has both '" << Name << "' and '" << RowOffset << "'";
+    return success();
   }
   if (Name == Input)
     return Op->emitOpError()

@@ -273,10 +273,32 @@ LogicalResult LinearOp::verify() {
   return success();
 }
 
+/// enc_gemm keeps partial sums in y, so y may be the residual only when no
+/// activation follows the sum (enc/kernels/gemm.h).
+OpOperand *LinearOp::getReplaceableOperand() {
+  if (!getResidual() || getActivation() != ActivationKind::none)
+    return nullptr;
+  return &getResidualMutable()[0];
+}
+bool LinearOp::allowsColumnSiblings() { return false; }
+
 LogicalResult GatedLinearOp::verify() {
   return verifyProjection(*this, getInput().getType(), getWeight().getType(),
                           getType(), getBias(), 2, "gate and up rows");
 }
+
+/// enc_norm works row by row, so y may be x itself (enc/kernels/norm.h).
+OpOperand *NormOp::getReplaceableOperand() { return &getInputMutable(); }
+bool NormOp::allowsColumnSiblings() { return false; }
+
+/// The elementwise kernels write y in place of an input of the same stride
+/// (enc/kernels/elementwise.h).
+OpOperand *ActivationOp::getReplaceableOperand() { return &getInputMutable(); }
+bool ActivationOp::allowsColumnSiblings() { return false; }
+OpOperand *AddOp::getReplaceableOperand() { return &getLhsMutable(); }
+bool AddOp::allowsColumnSiblings() { return false; }
+OpOperand *MulOp::getReplaceableOperand() { return &getLhsMutable(); }
+bool MulOp::allowsColumnSiblings() { return false; }
 
 LogicalResult NormOp::verify() {
   Type In = getInput().getType();
@@ -310,6 +332,11 @@ LogicalResult SliceColumnsOp::verify() {
                          << ") are outside the input's " << width(In);
   return success();
 }
+
+/// enc_attention may write over q when k and v are other columns of the
+/// same rows (enc/kernels/attention.h).
+OpOperand *AttentionOp::getReplaceableOperand() { return &getQMutable(); }
+bool AttentionOp::allowsColumnSiblings() { return true; }
 
 LogicalResult AttentionOp::verify() {
   Type Q = getQ().getType();

@@ -5,8 +5,15 @@
 // whatever the call's batch and sequence length. Buffers are given the lowest
 // free interval of row offsets that fits (first fit) and the interval is
 // freed after the buffer's last use, views (slice_columns) included. An op's
-// result never shares memory with its own operands: the kernels read their
-// inputs while writing the result.
+// result shares no memory with its operands (the kernels read their inputs
+// while writing the result), with one exception: an op whose kernel may
+// write over one operand (InPlaceWritable, EncLowering.td) takes that
+// operand's place when nothing after the op reads the operand's buffer. It
+// is marked `enc.in_place_of` instead of given an offset, and the two
+// buffers then make one group, live until the later last use. So a
+// residual stream stays in one buffer, and attention's output replaces the
+// queries of a fused QKV buffer: at long lengths the arena is what the
+// forward adds to the weights (docs/c-abi.md#memory).
 //
 // Inside the arena only valid positions have rows (the packed layout of the
 // runtime's enc/kernels/layout.h), while the caller's `embeddings` input is
@@ -58,6 +65,39 @@ Value packedInput(func::FuncOp Func) {
   return Value();
 }
 
+/// The columns [offset, offset + width) a column view reads of its input.
+std::optional<std::pair<int64_t, int64_t>> columnsOf(Value V) {
+  auto Slice = V.getDefiningOp<SliceColumnsOp>();
+  if (!Slice)
+    return std::nullopt;
+  int64_t Offset = Slice.getOffset();
+  return std::make_pair(
+      Offset, Offset + cast<RankedTensorType>(V.getType()).getShape().back());
+}
+
+/// Whether `Op`'s operands other than `Target` leave `Target`'s memory
+/// alone: none lives in its group (`InGroup`), or, when the kernel allows
+/// it, each that does is another column view of the same buffer, disjoint
+/// from Target's columns.
+template <typename InGroupFn>
+bool othersApart(Operation &Op, OpOperand &Target, bool ColumnSiblings,
+                 InGroupFn InGroup) {
+  auto TargetCols = columnsOf(Target.get());
+  for (OpOperand &Other : Op.getOpOperands()) {
+    if (&Other == &Target || !InGroup(Other.get()))
+      continue;
+    if (!ColumnSiblings || !TargetCols)
+      return false;
+    auto Cols = columnsOf(Other.get());
+    if (!Cols ||
+        Other.get().getDefiningOp<SliceColumnsOp>().getInput() !=
+            Target.get().getDefiningOp<SliceColumnsOp>().getInput() ||
+        (Cols->first < TargetCols->second && TargetCols->first < Cols->second))
+      return false;
+  }
+  return true;
+}
+
 struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
   void runOnOperation() override {
     func::FuncOp Func = getOperation();
@@ -89,7 +129,43 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
           LastUse[Buf] = std::max(LastUse.lookup(Buf), Index[&Op]);
     }
 
-    // First fit over row offsets.
+    // In-place decisions, in op order: GroupOf maps an in-place result to
+    // the buffer whose memory it took.
+    llvm::DenseMap<Value, Value> GroupOf;
+    auto groupOf = [&](Value Buf) {
+      while (Value Up = GroupOf.lookup(Buf))
+        Buf = Up;
+      return Buf;
+    };
+    llvm::DenseMap<Value, unsigned> GroupLastUse = LastUse;
+    llvm::DenseMap<Operation *, unsigned> InPlace; // op -> operand number
+    for (Operation &Op : Body) {
+      auto Writable = dyn_cast<InPlaceWritable>(&Op);
+      OpOperand *Target = Writable && writesArena(&Op)
+                              ? Writable.getReplaceableOperand()
+                              : nullptr;
+      if (!Target)
+        continue;
+      Value TargetBuf = BufferOf.lookup(Target->get());
+      if (!TargetBuf)
+        continue; // not in the arena: the caller's input
+      Value Group = groupOf(TargetBuf);
+      if (GroupLastUse.lookup(Group) != Index[&Op] ||
+          Target->get().getType() != Op.getResult(0).getType() ||
+          !othersApart(Op, *Target, Writable.allowsColumnSiblings(),
+                       [&](Value V) {
+                         Value Buf = BufferOf.lookup(V);
+                         return Buf && groupOf(Buf) == Group;
+                       }))
+        continue;
+      Value Result = Op.getResult(0);
+      GroupOf[Result] = Group;
+      GroupLastUse[Group] =
+          std::max(GroupLastUse[Group], LastUse.lookup(Result));
+      InPlace[&Op] = Target->getOperandNumber();
+    }
+
+    // First fit over row offsets; Live holds the groups' first buffers.
     std::map<int64_t, std::pair<int64_t, Value>> Live; // offset -> (size, buf)
     int64_t High = 0;
     if (Packed) {
@@ -104,10 +180,14 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
         continue;
       for (auto It = Live.begin(); It != Live.end();) {
         Value Buf = It->second.second;
-        if (LastUse.lookup(Buf) < I) // dead before this op reads anything
+        if (GroupLastUse.lookup(Buf) < I) // dead before this op reads anything
           It = Live.erase(It);
         else
           ++It;
+      }
+      if (auto It = InPlace.find(&Op); It != InPlace.end()) {
+        setInPlaceOf(&Op, It->second);
+        continue;
       }
       Value Result = Op.getResult(0);
       int64_t Size =

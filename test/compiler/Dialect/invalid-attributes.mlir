@@ -68,6 +68,41 @@ func.func @negative_row_offset(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
 
 // -----
 
+// enc.in_place_of names the operand the op's kernel may write over.
+func.func @in_place_of_other_operand(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.in_place_of' (1) is not an operand this op's kernel may write over}}
+  %0 = enc.add %x, %x {enc.in_place_of = 1 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @in_place_of_with_activation(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  %w = enc.weight "w" : tensor<8x8xf32>
+  // expected-error @+1 {{'enc.in_place_of' (2) is not an operand this op's kernel may write over}}
+  %0 = enc.linear %x, %w residual(%x) {activation = #enc<activation gelu>, enc.in_place_of = 2 : i64} : (tensor<?x?x8xf32>, tensor<8x8xf32>, tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @in_place_of_not_writable(%x: tensor<?x?x8xf32>) -> tensor<?x?x16xf32> {
+  %w = enc.weight "w" : tensor<32x8xf32>
+  // expected-error @+1 {{'enc.in_place_of' (0) is not an operand this op's kernel may write over}}
+  %0 = enc.gated_linear %x, %w {activation = #enc<activation gelu>, enc.in_place_of = 0 : i64} : (tensor<?x?x8xf32>, tensor<32x8xf32>) -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
+func.func @in_place_of_and_row_offset(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{has both 'enc.in_place_of' and 'enc.row_offset'}}
+  %0 = enc.activation relu %x {enc.in_place_of = 0 : i64, enc.row_offset = 0 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
 func.func @input_on_an_op(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
   // expected-error @+1 {{'enc.input' belongs on a function argument}}
   %0 = enc.activation relu %x {enc.input = "tokens"} : tensor<?x?x8xf32>

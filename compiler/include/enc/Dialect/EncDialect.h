@@ -62,6 +62,10 @@ void setArenaRowFloats(mlir::Operation *Func, int64_t Floats);
 /// The arena offset (floats per row) of an op's result, once planned.
 std::optional<int64_t> getRowOffset(mlir::Operation *Op);
 void setRowOffset(mlir::Operation *Op, int64_t Offset);
+/// The operand whose memory an op's result took (InPlaceWritable), once
+/// planned.
+std::optional<unsigned> getInPlaceOf(mlir::Operation *Op);
+void setInPlaceOf(mlir::Operation *Op, unsigned Operand);
 /// The same for a function argument the planner gave a buffer.
 std::optional<int64_t> getRowOffset(mlir::FunctionOpInterface Func,
                                     unsigned Arg);

@@ -53,6 +53,10 @@ def Enc_Dialect : Dialect {
     // On an op (or a function argument) given a buffer in the arena: its
     // offset in floats per row.
     "::mlir::IntegerAttr":$row_offset,
+    // On an op whose result the planner put in place of one of its operands
+    // (InPlaceWritable, EncLowering.td): that operand's number. The result
+    // is then that operand's view: its pointer and row stride.
+    "::mlir::IntegerAttr":$in_place_of,
     // On a function argument: the enc_input field it reads.
     "::mlir::StringAttr":$input
   );

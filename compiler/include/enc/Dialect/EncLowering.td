@@ -35,6 +35,25 @@ def Enc_RuntimeLowerable : OpInterface<"RuntimeLowerable"> {
   ];
 }
 
+def Enc_InPlaceWritable : OpInterface<"InPlaceWritable"> {
+  let description = [{
+    An op whose runtime kernel may write its result over one of its operands
+    (the same pointer and row stride): enc-plan-buffers then gives the
+    result that operand's memory, recorded as `enc.in_place_of`, when
+    nothing after the op reads it. This is the kernels' contract
+    (enc/kernels/*.h), stated once per op in EncOps.cpp.
+  }];
+  let cppNamespace = "::enc";
+  let methods = [
+    InterfaceMethod<"The operand the result may replace, or null when this "
+      "op, as configured, must write fresh memory.",
+      "::mlir::OpOperand *", "getReplaceableOperand">,
+    InterfaceMethod<"Whether other operands may then be other columns of the "
+      "replaced operand's buffer (the kernel reads them before it writes).",
+      "bool", "allowsColumnSiblings">,
+  ];
+}
+
 class Enc_LoweringTrait<string name> : NativeOpTrait<name> {
   let cppNamespace = "::enc::OpTrait";
 }

@@ -137,7 +137,8 @@ def Enc_AddPositionsOp : Enc_Op<"add_positions",
 }
 
 def Enc_LinearOp : Enc_Op<"linear",
-    !listconcat(Enc_WritesArena, [Pure, AttrSizedOperandSegments])> {
+    !listconcat(Enc_WritesArena, [Pure, AttrSizedOperandSegments,
+                DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "y = act(x W^T + bias) + residual";
   let description = [{
     A linear layer in PyTorch's layout (W is [out_features, in_features]),
@@ -166,7 +167,8 @@ def Enc_LinearOp : Enc_Op<"linear",
 }
 
 def Enc_ActivationOp : Enc_Op<"activation",
-    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType])> {
+    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType,
+                DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "an elementwise activation";
   let description = [{
     Example:
@@ -181,7 +183,8 @@ def Enc_ActivationOp : Enc_Op<"activation",
 }
 
 def Enc_AddOp : Enc_Op<"add",
-    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType, Commutative])> {
+    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType, Commutative,
+                DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "elementwise sum: the residual connection";
   let description = [{
     Example:
@@ -196,7 +199,8 @@ def Enc_AddOp : Enc_Op<"add",
 }
 
 def Enc_MulOp : Enc_Op<"mul",
-    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType, Commutative])> {
+    !listconcat(Enc_WritesArena, [Pure, SameOperandsAndResultType, Commutative,
+                DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "elementwise product: the gate of a gated feed-forward layer";
   let description = [{
     `y = lhs * rhs`. A gated FFN multiplies its activated gate projection by
@@ -247,7 +251,8 @@ def Enc_GatedLinearOp : Enc_Op<"gated_linear",
 }
 
 def Enc_NormOp : Enc_Op<"norm",
-    !listconcat(Enc_WritesArena, [Pure])> {
+    !listconcat(Enc_WritesArena, [Pure,
+                DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "LayerNorm or RMSNorm over the last dimension";
   let description = [{
     LayerNorm: `(v - mean) / sqrt(var + eps) * gamma + beta` with the biased
@@ -292,7 +297,8 @@ def Enc_SliceColumnsOp : Enc_Op<"slice_columns",
 }
 
 def Enc_AttentionOp : Enc_Op<"attention",
-    !listconcat(Enc_WritesArena, [Pure])> {
+    !listconcat(Enc_WritesArena,
+                [Pure, DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "multi-head scaled dot-product attention with its positional variant";
   let description = [{
     Per sequence b and head h (d_k = width / heads; the width need not be
