@@ -1,0 +1,117 @@
+// Pre-norm projections, chunk by chunk: enc_norm into a per-thread scratch,
+// then the GEMM on it (enc/kernels/norm_gemm.h).
+#include "enc/kernels/norm_gemm.h"
+
+#include <algorithm>
+#include <new>
+#include <vector>
+
+#include "enc/kernels/norm.h"
+#include "src/overlap.h"
+#include "src/status.h"
+
+namespace enc {
+namespace {
+
+// The calling thread's normed rows: a chunk of k floats each, kept between
+// calls so that steady calls allocate nothing.
+float* NormScratch(int64_t floats) {
+  thread_local std::vector<float> scratch;
+  if (static_cast<int64_t>(scratch.size()) < floats) {
+    try {
+      scratch.resize(static_cast<size_t>(floats));
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
+  }
+  return scratch.data();
+}
+
+// The checks whose failure must leave y unwritten and that no single chunk's
+// call sees whole: y against x, over all m rows.
+enc_status CheckWhole(const char* fn, int64_t m, const float* x, int64_t ldx,
+                      int64_t k, const float* y, int64_t ldy, int64_t n) {
+  if (m < 0) {
+    return Fail(ENC_ERR_INPUT, "%s: m (%lld) < 0", fn,
+                static_cast<long long>(m));
+  }
+  if (m > 0 && x != nullptr && y != nullptr && ldx >= k && ldy >= n &&
+      Overlap(x, (m - 1) * ldx + k, y, (m - 1) * ldy + n)) {
+    return Fail(ENC_ERR_INPUT, "%s: x overlaps y", fn);
+  }
+  return ENC_OK;
+}
+
+// Runs `gemm(rows, normed, k, row0)` over chunks of normed rows.
+template <typename Gemm>
+enc_status Chunked(int32_t norm_kind, const float* gamma, const float* beta,
+                   float eps, int64_t m, const float* x, int64_t ldx, int64_t k,
+                   const Gemm& gemm) {
+  const int64_t chunk = std::min<int64_t>(m, ENC_NORM_GEMM_CHUNK_ROWS);
+  float* normed = NormScratch(chunk * k);
+  if (normed == nullptr) {
+    return Fail(ENC_ERR_NOMEM, "enc_gemm_normed: cannot allocate %lld floats",
+                static_cast<long long>(chunk * k));
+  }
+  for (int64_t row0 = 0; row0 < m; row0 += chunk) {
+    const int64_t rows = std::min(chunk, m - row0);
+    if (enc_status s = enc_norm(norm_kind, rows, k, x + row0 * ldx, ldx, gamma,
+                                beta, eps, normed, k)) {
+      return s;
+    }
+    if (enc_status s = gemm(rows, normed, row0)) return s;
+  }
+  return ENC_OK;
+}
+
+}  // namespace
+}  // namespace enc
+
+extern "C" enc_status enc_gemm_normed(int32_t norm_kind, const float* gamma,
+                                      const float* beta, float eps, int64_t m,
+                                      const float* x, int64_t ldx,
+                                      const enc_packed_b* w, const float* bias,
+                                      enc_activation act, const float* residual,
+                                      int64_t ldr, float* y, int64_t ldy) {
+  const char* fn = "enc_gemm_normed";
+  if (w == nullptr) return enc::Fail(ENC_ERR_INPUT, "%s: w is NULL", fn);
+  const int64_t k = enc_gemm_packed_k(w), n = enc_gemm_packed_n(w);
+  if (k < 1) return enc::Fail(ENC_ERR_INPUT, "%s: w is not packed", fn);
+  if (enc_status s = enc::CheckWhole(fn, m, x, ldx, k, y, ldy, n)) return s;
+  // As enc_gemm's, over all rows: each chunk's call sees its own rows only.
+  if (m > 0 && residual != nullptr && y != nullptr && ldr >= n && ldy >= n &&
+      enc::Overlap(residual, (m - 1) * ldr + n, y, (m - 1) * ldy + n) &&
+      !(residual == y && ldr == ldy && act == ENC_ACT_NONE)) {
+    return enc::Fail(ENC_ERR_INPUT,
+                     "%s: residual overlaps y without being y itself (with "
+                     "no activation)",
+                     fn);
+  }
+  if (m == 0) return ENC_OK;
+  return enc::Chunked(norm_kind, gamma, beta, eps, m, x, ldx, k,
+                      [&](int64_t rows, const float* normed, int64_t row0) {
+                        return enc_gemm(
+                            rows, normed, k, w, bias, act,
+                            residual ? residual + row0 * ldr : nullptr, ldr,
+                            y + row0 * ldy, ldy);
+                      });
+}
+
+extern "C" enc_status enc_gemm_gated_normed(
+    int32_t norm_kind, const float* gamma, const float* beta, float eps,
+    int64_t m, const float* x, int64_t ldx, const enc_packed_gated* w,
+    const float* bias_gate, const float* bias_up, enc_activation act, float* y,
+    int64_t ldy) {
+  const char* fn = "enc_gemm_gated_normed";
+  if (w == nullptr) return enc::Fail(ENC_ERR_INPUT, "%s: w is NULL", fn);
+  const int64_t k = enc_gemm_gated_k(w), n = enc_gemm_gated_n(w);
+  if (k < 1) return enc::Fail(ENC_ERR_INPUT, "%s: w is not packed", fn);
+  if (enc_status s = enc::CheckWhole(fn, m, x, ldx, k, y, ldy, n)) return s;
+  if (m == 0) return ENC_OK;
+  return enc::Chunked(norm_kind, gamma, beta, eps, m, x, ldx, k,
+                      [&](int64_t rows, const float* normed, int64_t row0) {
+                        return enc_gemm_gated(rows, normed, k, w, bias_gate,
+                                              bias_up, act, y + row0 * ldy,
+                                              ldy);
+                      });
+}
