@@ -84,16 +84,33 @@ LogicalResult AddPositionsOp::lowerToRuntime(EncoderLowering &E) {
   return success();
 }
 
+namespace {
+/// The leading arguments of enc_gemm_normed and enc_gemm_gated_normed: the
+/// op's norm prologue (EncOps.td), or none when it has no prologue.
+template <typename OpT>
+SmallVector<Value> normPrologue(EncoderLowering &E, OpT Op, Location L) {
+  if (!Op.getNorm())
+    return {};
+  RuntimeBuilder &B = E.B;
+  return {B.i32(abi::toRuntime(*Op.getNorm()), L),
+          E.view(Op.getNormGamma()).Ptr, E.ptrOrNull(Op.getNormBeta(), L),
+          B.f32(Op.getNormEps()->convertToFloat(), L)};
+}
+} // namespace
+
 LogicalResult LinearOp::lowerToRuntime(EncoderLowering &E) {
   LinearOp Op = *this;
   auto [B, L, Y, X] = E.unaryOp(Op);
   View R = Op.getResidual() ? E.view(Op.getResidual()) : View{B.null(L), 0};
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm),
-                {E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
-                 E.ptrOrNull(Op.getBias(), L),
-                 B.i32(abi::toRuntime(Op.getActivation()), L), R.Ptr,
-                 B.i64(R.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
-                L);
+  SmallVector<Value> Args = normPrologue(E, Op, L);
+  Args.append({E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
+               E.ptrOrNull(Op.getBias(), L),
+               B.i32(abi::toRuntime(Op.getActivation()), L), R.Ptr,
+               B.i64(R.Ld, L), Y.Ptr, B.i64(Y.Ld, L)});
+  if (Op.getNorm())
+    B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm_normed), Args, L);
+  else
+    B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm), Args, L);
   return success();
 }
 
@@ -105,11 +122,14 @@ LogicalResult GatedLinearOp::lowerToRuntime(EncoderLowering &E) {
   Value BiasGate = E.ptrOrNull(Op.getBias(), L), BiasUp = BiasGate;
   if (Op.getBias())
     BiasUp = B.offset(BiasGate, B.i64(width(Op.getResult()), L), L);
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm_gated),
-                {E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
-                 BiasGate, BiasUp, B.i32(abi::toRuntime(Op.getActivation()), L),
-                 Y.Ptr, B.i64(Y.Ld, L)},
-                L);
+  SmallVector<Value> Args = normPrologue(E, Op, L);
+  Args.append({E.ValidRows, X.Ptr, B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr,
+               BiasGate, BiasUp, B.i32(abi::toRuntime(Op.getActivation()), L),
+               Y.Ptr, B.i64(Y.Ld, L)});
+  if (Op.getNorm())
+    B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm_gated_normed), Args, L);
+  else
+    B.callChecked(ENC_RUNTIME_CALLEE(enc_gemm_gated), Args, L);
   return success();
 }
 

@@ -262,10 +262,36 @@ static LogicalResult verifyProjection(Operation *Op, Type In, Type W,
   return success();
 }
 
+/// A projection's pre-norm prologue: all of norm, norm_gamma and norm_eps or
+/// none, each as enc.norm would have them over the input's width.
+template <typename OpT> LogicalResult verifyNormPrologue(OpT Op) {
+  bool Any = Op.getNorm() || Op.getNormGamma() || Op.getNormBeta() ||
+             Op.getNormEpsAttr();
+  if (!Any)
+    return success();
+  if (!Op.getNorm() || !Op.getNormGamma() || !Op.getNormEpsAttr())
+    return Op.emitOpError()
+           << "a norm prologue needs norm, norm_gamma and norm_eps together";
+  int64_t D = width(Op.getInput().getType());
+  if (failed(verifyVector(Op, Op.getNormGamma().getType(), D, "norm_gamma")))
+    return failure();
+  if (Op.getNormBeta()) {
+    if (*Op.getNorm() == NormKind::rmsnorm)
+      return Op.emitOpError() << "rmsnorm has no beta";
+    if (failed(verifyVector(Op, Op.getNormBeta().getType(), D, "norm_beta")))
+      return failure();
+  }
+  if (float Eps = Op.getNormEps()->convertToFloat(); !(Eps > 0))
+    return Op.emitOpError()
+           << "norm_eps (" << Eps << ") must be greater than 0";
+  return success();
+}
+
 LogicalResult LinearOp::verify() {
   if (failed(verifyProjection(*this, getInput().getType(),
                               getWeight().getType(), getType(), getBias(), 1,
-                              "out_features")))
+                              "out_features")) ||
+      failed(verifyNormPrologue(*this)))
     return failure();
   if (getResidual() && getResidual().getType() != getType())
     return emitOpError() << "residual type " << getResidual().getType()
@@ -283,8 +309,11 @@ OpOperand *LinearOp::getReplaceableOperand() {
 bool LinearOp::allowsColumnSiblings() { return false; }
 
 LogicalResult GatedLinearOp::verify() {
-  return verifyProjection(*this, getInput().getType(), getWeight().getType(),
-                          getType(), getBias(), 2, "gate and up rows");
+  if (failed(verifyProjection(*this, getInput().getType(),
+                              getWeight().getType(), getType(), getBias(), 2,
+                              "gate and up rows")))
+    return failure();
+  return verifyNormPrologue(*this);
 }
 
 /// enc_norm works row by row, so y may be x itself (enc/kernels/norm.h).

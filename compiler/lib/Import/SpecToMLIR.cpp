@@ -123,9 +123,10 @@ Value Importer::linear(Value X, llvm::StringRef Prefix, int64_t Out, int64_t In,
                        Location L) {
   Value W = weight((Prefix + ".weight").str(), {Out, In}, L);
   Value Bias = Spec.Bias ? weight((Prefix + ".bias").str(), {Out}, L) : Value();
-  return B.create<LinearOp>(
-      L, activation(Out), X, W, Bias, Value(),
-      ActivationKindAttr::get(&Ctx, ActivationKind::none));
+  return B.create<LinearOp>(L, activation(Out), X, W, Bias, Value(), Value(),
+                            Value(),
+                            ActivationKindAttr::get(&Ctx, ActivationKind::none),
+                            NormKindAttr(), FloatAttr());
 }
 
 Value Importer::attention(Value X, const std::string &Block,

@@ -45,9 +45,10 @@ struct ResidualIntoLinear : OpRewritePattern<AddOp> {
       if (!L || !L->hasOneUse() || L.getResidual() || Mine == Other)
         continue;
       Location Loc = Rewriter.getFusedLoc({L.getLoc(), Add.getLoc()});
-      Value Fused = Rewriter.create<LinearOp>(Loc, L.getType(), L.getInput(),
-                                              L.getWeight(), L.getBias(), Other,
-                                              L.getActivationAttr());
+      Value Fused = Rewriter.create<LinearOp>(
+          Loc, L.getType(), L.getInput(), L.getWeight(), L.getBias(), Other,
+          L.getNormGamma(), L.getNormBeta(), L.getActivationAttr(),
+          L.getNormAttr(), L.getNormEpsAttr());
       Rewriter.replaceOp(Add, Fused);
       Rewriter.eraseOp(L);
       return success();
@@ -91,7 +92,8 @@ bool canFuseGated(LinearOp Gate, LinearOp Up, MulOp Mul) {
     return false;
   auto Plain = [&](LinearOp L) {
     return L && L->hasOneUse() && *L->user_begin() == Mul.getOperation() &&
-           !L.getResidual() && L.getWeight().getDefiningOp<WeightOp>();
+           !L.getResidual() && !L.getNorm() &&
+           L.getWeight().getDefiningOp<WeightOp>();
   };
   if (!Plain(Gate) || !Plain(Up) || Gate == Up ||
       Gate.getInput() != Up.getInput() ||
@@ -136,7 +138,8 @@ struct GatedIntoOneGemm : OpRewritePattern<MulOp> {
     Value W = Stack(Gate.getWeight(), Up.getWeight());
     Value Bias = Gate.getBias() ? Stack(Gate.getBias(), Up.getBias()) : Value();
     Value Fused = Rewriter.create<GatedLinearOp>(
-        Loc, Mul.getType(), Gate.getInput(), W, Bias, Gate.getActivationAttr());
+        Loc, Mul.getType(), Gate.getInput(), W, Bias, Value(), Value(),
+        Gate.getActivationAttr(), NormKindAttr(), FloatAttr());
     Rewriter.replaceOp(Mul, Fused);
     Rewriter.eraseOp(Gate);
     Rewriter.eraseOp(Up);

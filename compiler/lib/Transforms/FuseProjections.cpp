@@ -16,8 +16,9 @@ namespace {
 /// epilogue whose only use is that attention.
 LinearOp plainProjection(Value V, AttentionOp Attn) {
   auto L = V.getDefiningOp<LinearOp>();
-  if (!L || L.getResidual() || L.getActivation() != ActivationKind::none ||
-      !L->hasOneUse() || *L->user_begin() != Attn.getOperation())
+  if (!L || L.getResidual() || L.getNorm() ||
+      L.getActivation() != ActivationKind::none || !L->hasOneUse() ||
+      *L->user_begin() != Attn.getOperation())
     return nullptr;
   return L;
 }
@@ -62,8 +63,9 @@ struct FuseProjectionsPass
       int64_t D = QTy.getShape()[2];
       auto FusedTy = RankedTensorType::get(
           {QTy.getShape()[0], QTy.getShape()[1], 3 * D}, QTy.getElementType());
-      Value QKV = B.create<LinearOp>(L, FusedTy, X, W, Bias, Value(),
-                                     Q.getActivationAttr());
+      Value QKV = B.create<LinearOp>(L, FusedTy, X, W, Bias, Value(), Value(),
+                                     Value(), Q.getActivationAttr(),
+                                     NormKindAttr(), FloatAttr());
       LinearOp Projections[3] = {Q, K, V};
       for (int64_t I = 0; I < 3; ++I) {
         LinearOp Proj = Projections[I];

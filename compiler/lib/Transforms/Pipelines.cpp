@@ -10,6 +10,7 @@ void enc::buildOptimizationPipeline(OpPassManager &PM, bool Fuse) {
   if (Fuse) {
     Funcs.addPass(createEncFuseProjections());
     Funcs.addPass(createEncFuseEpilogues());
+    Funcs.addPass(createEncFuseNorms());
   }
   Funcs.addPass(createEncPlanBuffers());
 }

@@ -8,6 +8,7 @@
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/attention.h"
 #include "enc/kernels/norm.h"
+#include "enc/kernels/norm_gemm.h"
 #include "enc/kernels/layout.h"
 #include "enc/kernels/embed.h"
 #include "enc/kernels/pool.h"

@@ -742,3 +742,37 @@ func.func @dense_head_bias(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>, %w: tenso
   %0 = enc.dense_head cls %x, %len, %w, %b : (tensor<?x?x8xf32>, tensor<?xi32>, tensor<6x8xf32>, tensor<5xf32>) -> tensor<?x6xf32>
   return %0 : tensor<?x6xf32>
 }
+
+// -----
+
+// A projection's norm prologue: all of norm, norm_gamma and norm_eps or none,
+// each as enc.norm would have them.
+func.func @prologue_without_gamma(%x: tensor<?x?x8xf32>, %w: tensor<8x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.linear' op a norm prologue needs norm, norm_gamma and norm_eps together}}
+  %0 = enc.linear %x, %w {norm = #enc<norm_kind layernorm>, norm_eps = 1.0e-5 : f32} : (tensor<?x?x8xf32>, tensor<8x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @prologue_gamma_width(%x: tensor<?x?x8xf32>, %w: tensor<8x8xf32>, %g: tensor<4xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.linear' op norm_gamma}}
+  %0 = enc.linear %x, %w norm_gamma(%g) {norm = #enc<norm_kind layernorm>, norm_eps = 1.0e-5 : f32} : (tensor<?x?x8xf32>, tensor<8x8xf32>, tensor<4xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @prologue_rms_beta(%x: tensor<?x?x8xf32>, %w: tensor<32x8xf32>, %g: tensor<8xf32>) -> tensor<?x?x16xf32> {
+  // expected-error @+1 {{'enc.gated_linear' op rmsnorm has no beta}}
+  %0 = enc.gated_linear %x, %w norm_gamma(%g) norm_beta(%g) {norm = #enc<norm_kind rmsnorm>, norm_eps = 1.0e-5 : f32} : (tensor<?x?x8xf32>, tensor<32x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x?x16xf32>
+  return %0 : tensor<?x?x16xf32>
+}
+
+// -----
+
+func.func @prologue_eps(%x: tensor<?x?x8xf32>, %w: tensor<8x8xf32>, %g: tensor<8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.linear' op norm_eps (0.000000e+00) must be greater than 0}}
+  %0 = enc.linear %x, %w norm_gamma(%g) {norm = #enc<norm_kind rmsnorm>, norm_eps = 0.0 : f32} : (tensor<?x?x8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}

@@ -146,6 +146,11 @@ def Enc_LinearOp : Enc_Op<"linear",
     biased product and a residual added after it. The runtime runs it as one
     GEMM over W packed once at load.
 
+    With `norm` (and `norm_gamma`, `norm_beta`, `norm_eps`, as enc.norm's),
+    x is normed first, row by row: `enc-fuse-norms` folds a pre-norm read by
+    this op alone into it, and the runtime norms and multiplies chunks of
+    rows, so the normed rows never take arena memory.
+
     Example:
     ```mlir
     %h = enc.linear %x, %w1 bias(%b1) {activation = #enc<activation gelu>}
@@ -156,11 +161,16 @@ def Enc_LinearOp : Enc_Op<"linear",
   let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$weight,
                        Optional<Enc_F32Tensor>:$bias,
                        Optional<Enc_F32Tensor>:$residual,
+                       Optional<Enc_F32Tensor>:$norm_gamma,
+                       Optional<Enc_F32Tensor>:$norm_beta,
                        DefaultValuedAttr<Enc_ActivationAttr,
-                                         "::enc::ActivationKind::none">:$activation);
+                                         "::enc::ActivationKind::none">:$activation,
+                       OptionalAttr<Enc_NormKindAttr>:$norm,
+                       OptionalAttr<F32Attr>:$norm_eps);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`bias` `(` $bias^ `)`)? (`residual` `(` $residual^ `)`)?
+    (`norm_gamma` `(` $norm_gamma^ `)`)? (`norm_beta` `(` $norm_beta^ `)`)?
     attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
@@ -219,7 +229,7 @@ def Enc_MulOp : Enc_Op<"mul",
 }
 
 def Enc_GatedLinearOp : Enc_Op<"gated_linear",
-    !listconcat(Enc_WritesArena, [Pure])> {
+    !listconcat(Enc_WritesArena, [Pure, AttrSizedOperandSegments])> {
   let summary = "y = act(x Wg^T + bg) * (x Wu^T + bu): a gated FFN as one GEMM";
   let description = [{
     The gate and up projections of a gated feed-forward layer and their
@@ -229,6 +239,7 @@ def Enc_GatedLinearOp : Enc_Op<"gated_linear",
     the [.., n] result is written. `weight` is the row concatenation
     [Wg; Wu], [2n, k], `bias` likewise [bg; bu], [2n]. `enc-fuse-epilogues`
     forms it from `enc.mul(enc.linear {act}(x, Wg), enc.linear(x, Wu))`.
+    A pre-norm prologue (`norm`, ...) as enc.linear's.
 
     Example:
     ```mlir
@@ -240,12 +251,17 @@ def Enc_GatedLinearOp : Enc_Op<"gated_linear",
   }];
   let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$weight,
                        Optional<Enc_F32Tensor>:$bias,
+                       Optional<Enc_F32Tensor>:$norm_gamma,
+                       Optional<Enc_F32Tensor>:$norm_beta,
                        DefaultValuedAttr<Enc_ActivationAttr,
-                                         "::enc::ActivationKind::none">:$activation);
+                                         "::enc::ActivationKind::none">:$activation,
+                       OptionalAttr<Enc_NormKindAttr>:$norm,
+                       OptionalAttr<F32Attr>:$norm_eps);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
-    $input `,` $weight (`bias` `(` $bias^ `)`)? attr-dict
-    `:` functional-type(operands, results)
+    $input `,` $weight (`bias` `(` $bias^ `)`)?
+    (`norm_gamma` `(` $norm_gamma^ `)`)? (`norm_beta` `(` $norm_beta^ `)`)?
+    attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -39,6 +39,17 @@ def EncFuseEpilogues : Pass<"enc-fuse-epilogues", "mlir::func::FuncOp"> {
   }];
 }
 
+def EncFuseNorms : Pass<"enc-fuse-norms", "mlir::func::FuncOp"> {
+  let summary = "Fold a pre-norm into the projection that alone reads it";
+  let description = [{
+    An `enc.norm` whose only use is the input of an `enc.linear` or
+    `enc.gated_linear` (a pre-norm block's QKV or feed-forward projection)
+    becomes that op's `norm` prologue. The runtime then norms and multiplies
+    chunks of rows (enc/kernels/norm_gemm.h), with the same results, and the
+    normed rows take no arena memory (docs/c-abi.md#memory).
+  }];
+}
+
 def EncPlanBuffers : Pass<"enc-plan-buffers", "mlir::func::FuncOp"> {
   let summary = "Place every activation in one arena, reusing dead buffers";
   let description = [{
