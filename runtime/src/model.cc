@@ -223,9 +223,10 @@ enc_status ReadParts(enc_weights* w, const ResolvedSlot& r, float* dst) {
   for (int32_t p = 0; p < d.num_parts; ++p) {
     const PartRef& part = r.parts[p];
     std::string local;
-    if (enc_status s = enc::FileOf(w, part.tensor, &local)
-                           .GetRows(local, part.shape, RowsOf(r, p), dst))
+    const enc::SafeTensors& file = enc::FileOf(w, part.tensor, &local);
+    if (enc_status s = file.GetRows(local, part.shape, RowsOf(r, p), dst))
       return s;
+    file.ReleaseRows(local, RowsOf(r, p));
     dst += d.kind == ENC_SLOT_VECTOR ? d.rows[p] : d.rows[p] * d.cols;
   }
   return ENC_OK;
@@ -252,7 +253,9 @@ enc_status ReadTableRows(enc_weights* w, const ResolvedSlot& r, float* dst) {
   }
   // Missing tensors, other ranks and column counts: the loader's message.
   const int64_t shape[2] = {d.rows[0], d.cols};
-  return enc_weights_get_rows(w, name, 2, shape, dst);
+  enc_status s = enc_weights_get_rows(w, name, 2, shape, dst);
+  if (s == ENC_OK) enc_weights_release(w, name);
+  return s;
 }
 
 std::string ShapeString(const std::vector<int64_t>& shape, bool or_more) {
