@@ -44,13 +44,13 @@ enc_status CheckWhole(const char* fn, int64_t m, const float* x, int64_t ldx,
 
 // Runs `gemm(rows, normed, k, row0)` over chunks of normed rows.
 template <typename Gemm>
-enc_status Chunked(int32_t norm_kind, const float* gamma, const float* beta,
-                   float eps, int64_t m, const float* x, int64_t ldx, int64_t k,
-                   const Gemm& gemm) {
+enc_status Chunked(const char* fn, int32_t norm_kind, const float* gamma,
+                   const float* beta, float eps, int64_t m, const float* x,
+                   int64_t ldx, int64_t k, const Gemm& gemm) {
   const int64_t chunk = std::min<int64_t>(m, ENC_NORM_GEMM_CHUNK_ROWS);
   float* normed = NormScratch(chunk * k);
   if (normed == nullptr) {
-    return Fail(ENC_ERR_NOMEM, "enc_gemm_normed: cannot allocate %lld floats",
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
                 static_cast<long long>(chunk * k));
   }
   for (int64_t row0 = 0; row0 < m; row0 += chunk) {
@@ -88,7 +88,7 @@ extern "C" enc_status enc_gemm_normed(int32_t norm_kind, const float* gamma,
                      fn);
   }
   if (m == 0) return ENC_OK;
-  return enc::Chunked(norm_kind, gamma, beta, eps, m, x, ldx, k,
+  return enc::Chunked(fn, norm_kind, gamma, beta, eps, m, x, ldx, k,
                       [&](int64_t rows, const float* normed, int64_t row0) {
                         return enc_gemm(
                             rows, normed, k, w, bias, act,
@@ -108,7 +108,7 @@ extern "C" enc_status enc_gemm_gated_normed(
   if (k < 1) return enc::Fail(ENC_ERR_INPUT, "%s: w is not packed", fn);
   if (enc_status s = enc::CheckWhole(fn, m, x, ldx, k, y, ldy, n)) return s;
   if (m == 0) return ENC_OK;
-  return enc::Chunked(norm_kind, gamma, beta, eps, m, x, ldx, k,
+  return enc::Chunked(fn, norm_kind, gamma, beta, eps, m, x, ldx, k,
                       [&](int64_t rows, const float* normed, int64_t row0) {
                         return enc_gemm_gated(rows, normed, k, w, bias_gate,
                                               bias_up, act, y + row0 * ldy,
