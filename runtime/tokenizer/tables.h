@@ -66,7 +66,7 @@ inline uint64_t HashBytes(const char* p, size_t n) {
     mix(w);
   }
   uint64_t w = 0;
-  std::memcpy(&w, p, n);
+  if (n > 0) std::memcpy(&w, p, n);  // p may be null when n == 0
   mix(w ^ (uint64_t{n} << 56));
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ULL;
