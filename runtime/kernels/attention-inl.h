@@ -1,7 +1,10 @@
 // Multi-head attention (SIMD body, compiled once per target).
 //
-// One task is one (sequence, head). Its scratch, reused across calls on the
-// same thread, holds: K_h transposed and rotated [d_k, ld] (so the scores of a
+// One task is one (sequence, head), or, for a sequence of at least
+// kAttentionSplitFrom tokens on several threads, one share of a head's keys
+// (packed into panels the threads share) and then one share of its query
+// rows (attention.cc). The scratch, reused across calls on the same thread,
+// holds: K_h transposed and rotated [d_k, ld] (so the scores of a
 // query row are contiguous in j), V_h copied [L, dkp] (rows padded to whole
 // vectors), a block of kRows rotated and scaled query rows, their scores
 // [kRows, ld] and, for relative bias, this head's bias per offset j - i.
@@ -31,7 +34,23 @@ struct AttentionArgs {
   float* out;
   int64_t ld_out;
   std::atomic<bool> out_of_memory{false};
+  // Sequences at least this long run head by head over all threads
+  // (AttentionSplitFrom); the rest one (sequence, head) per task.
+  size_t split_from = SIZE_MAX;
 };
+
+// From this length on, a sequence's heads run one at a time with every
+// thread on each (shared panels): below it, per-(sequence, head) tasks
+// already keep the threads busy and a head's panels are small.
+constexpr size_t kAttentionSplitFrom = 1024;
+
+// The length from which sequences run head by head, for `threads` threads:
+// kAttentionSplitFrom when threads > 1, else never; or what a test set.
+size_t AttentionSplitFrom(int threads);
+
+// Tests: min_len > 0 splits every sequence at least that long (whatever the
+// thread count); 0 restores the default.
+void SetAttentionSplitFromForTest(int64_t min_len);
 }  // namespace enc
 #endif  // ENC_KERNELS_ATTENTION_ARGS_
 
@@ -226,71 +245,98 @@ HWY_INLINE KeyRange LocalKeys(size_t L, size_t i0, size_t i1, size_t half) {
   return KeyRange{i0 > half ? i0 - half : 0, std::min(L, i1 + half)};
 }
 
-// One (sequence b, head h).
-HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
-  const enc_attention_params& p = a.p;
-  const DF d;
-  const size_t N = hn::Lanes(d);
-  const size_t L = a.lengths ? static_cast<size_t>(a.lengths[b])
-                             : static_cast<size_t>(a.seq_len);
-  const size_t dk = static_cast<size_t>(p.d_k);
-  const int64_t row0 = a.first_row[b];
-  const int64_t col = h * p.d_k;
-  float* out = a.out + row0 * a.ld_out + col;
-  // NAME_forward_attention: this (b, h)'s [seq_len, seq_len] probabilities,
-  // zero but for the valid rows' visible keys, written as they are found.
-  const size_t S = static_cast<size_t>(a.seq_len);
-  float* probs = p.probs == nullptr
-                     ? nullptr
-                     : p.probs + (b * p.heads + h) * int64_t(S * S);
-  if (probs != nullptr) std::fill(probs, probs + S * S, 0.0f);
-  if (L == 0) return;
+// The scratch geometry of one sequence (any head). Keys are scored kJ at a
+// time: Lj of them (L rounded up; the rest score -inf). The score rows are ld
+// apart: Lj, plus a vector when Lj floats are a multiple of 512 bytes (such
+// rows map to few L1 sets). Value columns go in panels of kW (kSumVecs
+// vectors), then of one vector.
+struct HeadShape {
+  size_t L, dk, N, kJ, Lj, ld, dkp, kW, full_cols, rel_len;
 
-  // Keys are scored kJ at a time: Lj of them (L rounded up; the rest score
-  // -inf). The score rows are ld apart: Lj, plus a vector when Lj floats are
-  // a multiple of 512 bytes (such rows map to few L1 sets).
-  const size_t kJ = kScoreVecs * N;
-  const size_t Lj = RoundUp(L, kJ);
-  const size_t ld = Lj % 128 == 0 ? Lj + N : Lj;
-  const size_t dkp = RoundUp(dk, N);
-  // Value columns in panels of kSumVecs vectors, then of one vector.
-  const size_t kW = kSumVecs * N;
-  const size_t full_cols = dkp / kW * kW;
-  const bool rel = p.rel_bucket != nullptr;
-  const size_t rel_len = rel ? 3 * Lj : 0;
-  const size_t kt_size = dk * Lj, vs_size = L * dkp,
-               t_size = kTransposeRows * dkp;
-  const size_t q_size = kRows * dkp, s_size = kRows * ld, o_size = kRows * dkp;
-  float* buf =
-      Scratch(kt_size + vs_size + q_size + s_size + o_size + t_size + rel_len);
-  if (buf == nullptr) {
-    a.out_of_memory.store(true);
-    return;
-  }
   // Kp: rope(K) in key panels [Lj / kJ][d_k][kJ], zero past L. Vp: V in
   // column panels, the one of columns [c0, c0 + w) at Vp + c0 * L as
-  // [L][w], zero past d_k. Each product then streams its panel in order.
-  float* Kp = buf;
-  float* Vp = Kp + kt_size;
-  float* Q = Vp + vs_size;
-  float* Sc = Q + q_size;
-  float* O = Sc + s_size;
-  float* T = O + o_size;
-  float* Rel = T + t_size;
+  // [L][w], zero past d_k. Rel: the head's bias per offset (relative only).
+  size_t KeyFloats() const { return dk * Lj; }
+  size_t ValueFloats() const { return L * dkp; }
+  size_t PanelFloats() const { return KeyFloats() + ValueFloats() + rel_len; }
+  // A block of query rows: Q, their scores, their output, and the
+  // transposition buffer of PackKeys.
+  size_t RowFloats() const {
+    return 2 * kRows * dkp + kRows * ld + kTransposeRows * dkp;
+  }
+};
 
+HWY_INLINE size_t SequenceLength(const AttentionArgs& a, int64_t b) {
+  return a.lengths ? static_cast<size_t>(a.lengths[b])
+                   : static_cast<size_t>(a.seq_len);
+}
+
+HWY_INLINE HeadShape ShapeOf(const AttentionArgs& a, int64_t b) {
+  const DF d;
+  HeadShape s;
+  s.L = SequenceLength(a, b);
+  s.dk = static_cast<size_t>(a.p.d_k);
+  s.N = hn::Lanes(d);
+  s.kJ = kScoreVecs * s.N;
+  s.Lj = RoundUp(s.L, s.kJ);
+  s.ld = s.Lj % 128 == 0 ? s.Lj + s.N : s.Lj;
+  s.dkp = RoundUp(s.dk, s.N);
+  s.kW = kSumVecs * s.N;
+  s.full_cols = s.dkp / s.kW * s.kW;
+  s.rel_len = a.p.rel_bucket != nullptr ? 3 * s.Lj : 0;
+  return s;
+}
+
+// Where one (sequence, head)'s panels live.
+struct HeadPanels {
+  float* Kp;
+  float* Vp;
+  float* Rel;
+};
+
+HWY_INLINE HeadPanels CarvePanels(const HeadShape& s, float* buf) {
+  return HeadPanels{buf, buf + s.KeyFloats(),
+                    buf + s.KeyFloats() + s.ValueFloats()};
+}
+
+// NAME_forward_attention: (b, h)'s [seq_len, seq_len] probabilities, zero but
+// for the valid rows' visible keys; or null.
+HWY_INLINE float* ProbsOf(const AttentionArgs& a, int64_t b, int64_t h) {
+  const size_t S = static_cast<size_t>(a.seq_len);
+  return a.p.probs == nullptr
+             ? nullptr
+             : a.p.probs + (b * a.p.heads + h) * static_cast<int64_t>(S * S);
+}
+
+// Zeroes the probability rows of positions past the sequence's length.
+HWY_INLINE void ZeroPaddingProbs(const AttentionArgs& a, const HeadShape& s,
+                                 int64_t b, int64_t h) {
+  float* probs = ProbsOf(a, b, h);
+  const size_t S = static_cast<size_t>(a.seq_len);
+  if (probs != nullptr) std::fill(probs + s.L * S, probs + S * S, 0.0f);
+}
+
+// Packs the keys [j_lo, j_hi) of (b, h) into Kp (rotated) and Vp; j_lo and
+// j_hi are multiples of kJ (j_hi may be Lj). T: kTransposeRows * dkp floats.
+HWY_INLINE void PackKeys(const AttentionArgs& a, const HeadShape& s, int64_t b,
+                         int64_t h, const HeadPanels& hp, size_t j_lo,
+                         size_t j_hi, float* T) {
+  const enc_attention_params& p = a.p;
+  const size_t L = s.L, dk = s.dk, dkp = s.dkp, kJ = s.kJ;
+  const int64_t row0 = a.first_row[b];
+  const int64_t col = h * p.d_k;
   const float* kbase = a.k + row0 * a.ld_in + col;
   const float* vbase = a.v + row0 * a.ld_in + col;
-  const float* qbase = a.q + row0 * a.ld_in + col;
   // Kp, tr keys at a time through T (tr divides kJ: both are powers of two),
   // so that the stores are runs of consecutive floats, not single strided ones.
   const size_t tr = std::min(kTransposeRows, kJ);
-  for (size_t j0 = 0; j0 < Lj; j0 += tr) {
+  for (size_t j0 = j_lo; j0 < j_hi; j0 += tr) {
     const size_t nb = j0 < L ? std::min(tr, L - j0) : 0;
     for (size_t jj = 0; jj < nb; ++jj) {
       RotateRow(p, kbase + (j0 + jj) * a.ld_in, 1.0f,
                 static_cast<int64_t>(j0 + jj), T + jj * dkp, 1);
     }
-    float* panel = Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
+    float* panel = hp.Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
     for (size_t c = 0; c < dk; ++c) {
       float* dst = panel + c * kJ;
       size_t jj = 0;
@@ -298,28 +344,57 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       for (; jj < tr; ++jj) dst[jj] = 0.0f;
     }
   }
-  for (size_t j = 0; j < L; ++j) {
+  for (size_t j = j_lo; j < std::min(j_hi, L); ++j) {
     const float* src = vbase + j * a.ld_in;
     size_t c0 = 0;
-    for (; c0 < dkp; c0 += c0 < full_cols ? kW : N) {
-      const size_t w = c0 < full_cols ? kW : N;
-      float* dst = Vp + c0 * L + j * w;
+    for (; c0 < dkp; c0 += c0 < s.full_cols ? s.kW : s.N) {
+      const size_t w = c0 < s.full_cols ? s.kW : s.N;
+      float* dst = hp.Vp + c0 * L + j * w;
       const size_t valid = dk > c0 ? std::min(w, dk - c0) : 0;
       std::copy(src + c0, src + c0 + valid, dst);
       std::fill(dst + valid, dst + w, 0.0f);
     }
   }
-  // Rel[u] = this head's bias for the offset j - i = u - (L - 1), for the
-  // 2L - 1 offsets this sequence has; padded with 0 so the vector loads
-  // for j in [L, Lj) stay inside the buffer.
-  if (rel) {
-    const size_t n = 2 * L - 1;
-    const int32_t* bucket = p.rel_bucket + (static_cast<size_t>(p.max_len) - L);
-    for (size_t u = 0; u < n; ++u) {
-      Rel[u] = p.rel_table[static_cast<int64_t>(bucket[u]) * p.heads + h];
-    }
-    std::fill(Rel + n, Rel + rel_len, 0.0f);
+}
+
+// Rel[u] = head h's bias for the offset j - i = u - (L - 1), for the 2L - 1
+// offsets this sequence has; padded with 0 so the vector loads for j in
+// [L, Lj) stay inside the buffer. Relative bias only.
+HWY_INLINE void FillRelative(const AttentionArgs& a, const HeadShape& s,
+                             int64_t h, float* Rel) {
+  const enc_attention_params& p = a.p;
+  const size_t n = 2 * s.L - 1;
+  const int32_t* bucket = p.rel_bucket + (static_cast<size_t>(p.max_len) - s.L);
+  for (size_t u = 0; u < n; ++u) {
+    Rel[u] = p.rel_table[static_cast<int64_t>(bucket[u]) * p.heads + h];
   }
+  std::fill(Rel + n, Rel + s.rel_len, 0.0f);
+}
+
+// The query rows [i_lo, i_hi) of (b, h) (i_lo a multiple of kRows) against
+// the packed panels; each output row replaces its query row only after that
+// row was read, so out may be q. rows: RowFloats() floats of scratch.
+HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
+                          int64_t h, const HeadPanels& hp, size_t i_lo,
+                          size_t i_hi, float* rows_scratch) {
+  const enc_attention_params& p = a.p;
+  const DF d;
+  const size_t N = s.N, L = s.L, dk = s.dk, dkp = s.dkp, kJ = s.kJ;
+  const size_t Lj = s.Lj, ld = s.ld;
+  const int64_t row0 = a.first_row[b];
+  const int64_t col = h * p.d_k;
+  float* out = a.out + row0 * a.ld_out + col;
+  const float* qbase = a.q + row0 * a.ld_in + col;
+  const size_t S = static_cast<size_t>(a.seq_len);
+  float* probs = ProbsOf(a, b, h);
+  float* Q = rows_scratch;
+  float* Sc = Q + kRows * dkp;
+  float* O = Sc + kRows * ld;
+  const float* Kp = hp.Kp;
+  const float* Vp = hp.Vp;
+  const float* Rel = hp.Rel;
+  const bool rel = p.rel_bucket != nullptr;
+
   const float slope = p.alibi_slopes ? p.alibi_slopes[h] : 0.0f;
   const VF neg_slope = hn::Set(d, -slope);
   const VF iota = hn::Iota(d, 0.0f);
@@ -329,8 +404,8 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const size_t half = static_cast<size_t>(p.window / 2);
 
   float inv_sum[kRows];
-  for (size_t i0 = 0; i0 < L; i0 += kRows) {
-    const size_t rows = std::min(kRows, L - i0);
+  for (size_t i0 = i_lo; i0 < i_hi; i0 += kRows) {
+    const size_t rows = std::min(kRows, i_hi - i0);
     const KeyRange keys =
         local ? LocalKeys(L, i0, i0 + rows, half) : KeyRange{0, L};
     // The whole vectors of keys that cover [keys.lo, keys.hi): every key
@@ -351,36 +426,37 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
     }
     for (size_t r = 0; r < rows; ++r) {
       const size_t i = i0 + r;
-      float* s = Sc + r * ld;
+      float* sr = Sc + r * ld;
       if (p.alibi_slopes != nullptr) {
         const VF vi = hn::Set(d, static_cast<float>(i));
         for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
           const VF dist = hn::Abs(
               hn::Sub(hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
-          hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, s + j0)), d,
-                    s + j0);
+          hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, sr + j0)), d,
+                    sr + j0);
         }
       }
       if (rel) {
         const float* rb = Rel + (L - 1 - i);  // rb[j]: offset j - i
         for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
-          hn::Store(hn::Add(hn::Load(d, s + j0), hn::LoadU(d, rb + j0)), d,
-                    s + j0);
+          hn::Store(hn::Add(hn::Load(d, sr + j0), hn::LoadU(d, rb + j0)), d,
+                    sr + j0);
         }
       }
       const KeyRange row = local ? LocalKeys(L, i, i + 1, half) : keys;
-      std::fill(s + j_begin, s + row.lo, neg_inf);
-      std::fill(s + row.hi, s + j_end, neg_inf);
+      std::fill(sr + j_begin, sr + row.lo, neg_inf);
+      std::fill(sr + row.hi, sr + j_end, neg_inf);
       // P unnormalised; O is scaled below.
-      inv_sum[r] = SoftmaxRow(s + j_begin, j_end - j_begin);
+      inv_sum[r] = SoftmaxRow(sr + j_begin, j_end - j_begin);
       if (probs != nullptr) {
-        float* row = probs + i * S;
+        float* prow = probs + i * S;
+        std::fill(prow, prow + S, 0.0f);
         for (size_t j = j_begin; j < std::min(j_end, L); ++j)
-          row[j] = s[j] * inv_sum[r];
+          prow[j] = sr[j] * inv_sum[r];
       }
     }
     size_t c0 = 0;
-    for (; c0 < full_cols; c0 += kW) {
+    for (; c0 < s.full_cols; c0 += s.kW) {
       WeightedSumBlock<kSumVecs>(Sc, ld, Vp + c0 * L, keys.lo, keys.hi, O + c0,
                                  dkp);
     }
@@ -394,6 +470,23 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
       for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
     }
   }
+}
+
+// One (sequence b, head h) on the calling thread, in its own scratch.
+HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
+  const HeadShape s = ShapeOf(a, b);
+  ZeroPaddingProbs(a, s, b, h);
+  if (s.L == 0) return;
+  float* buf = Scratch(s.PanelFloats() + s.RowFloats());
+  if (buf == nullptr) {
+    a.out_of_memory.store(true);
+    return;
+  }
+  const HeadPanels hp = CarvePanels(s, buf);
+  float* rows = buf + s.PanelFloats();
+  PackKeys(a, s, b, h, hp, 0, s.Lj, rows + 2 * kRows * s.dkp + kRows * s.ld);
+  if (a.p.rel_bucket != nullptr) FillRelative(a, s, h, hp.Rel);
+  QueryRows(a, s, b, h, hp, 0, s.L, rows);
 }
 
 }  // namespace HWY_NAMESPACE

@@ -3,7 +3,10 @@
 #include "enc/kernels/attention.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "src/layout.h"
@@ -30,9 +33,81 @@ namespace HWY_NAMESPACE {
 static void AttentionTask(void* ctx, int64_t begin, int64_t end) {
   AttentionArgs& a = *static_cast<AttentionArgs*>(ctx);
   for (int64_t t = begin; t < end; ++t) {
-    AttentionHead(a, t / a.p.heads, t % a.p.heads);
+    const int64_t b = t / a.p.heads;
+    if (SequenceLength(a, b) >= a.split_from) continue;  // done head by head
+    AttentionHead(a, b, t % a.p.heads);
   }
 }
+
+#ifdef ENC_ATTENTION_HAVE_THREADS
+// A long sequence, head by head: every thread packs a share of the head's
+// keys into one shared set of panels, then scores a share of its query rows.
+// Memory: one head's panels per call, not one per thread; and a sequence
+// with fewer heads than threads still keeps every thread busy.
+struct SharedHead {
+  AttentionArgs* a;
+  HeadShape s;
+  int64_t b, h;
+  HeadPanels hp;
+};
+
+// Key blocks [begin, end) of kJ keys each.
+static void PackTask(void* ctx, int64_t begin, int64_t end) {
+  SharedHead& t = *static_cast<SharedHead*>(ctx);
+  float* T = Scratch(kTransposeRows * t.s.dkp);
+  if (T == nullptr) {
+    t.a->out_of_memory.store(true);
+    return;
+  }
+  PackKeys(*t.a, t.s, t.b, t.h, t.hp, static_cast<size_t>(begin) * t.s.kJ,
+           static_cast<size_t>(end) * t.s.kJ, T);
+}
+
+// Query blocks [begin, end) of kRows rows each.
+static void QueryTask(void* ctx, int64_t begin, int64_t end) {
+  SharedHead& t = *static_cast<SharedHead*>(ctx);
+  float* rows = Scratch(t.s.RowFloats());
+  if (rows == nullptr) {
+    t.a->out_of_memory.store(true);
+    return;
+  }
+  QueryRows(*t.a, t.s, t.b, t.h, t.hp, static_cast<size_t>(begin) * kRows,
+            std::min(static_cast<size_t>(end) * kRows, t.s.L), rows);
+}
+
+// The calling thread's panels for long sequences: grown as needed, kept for
+// its next call (64-byte aligned, as Scratch).
+static float* SharedPanels(size_t floats) {
+  static thread_local std::unique_ptr<float[], FreeScratch> buffer;
+  static thread_local size_t capacity = 0;
+  if (capacity < floats) {
+    buffer.reset();
+    capacity = 0;
+    buffer.reset(static_cast<float*>(
+        std::aligned_alloc(64, RoundUp(floats * sizeof(float), 64))));
+    if (!buffer) return nullptr;
+    capacity = floats;
+  }
+  return buffer.get();
+}
+
+static void LongSequence(AttentionArgs& a, int64_t b) {
+  const HeadShape s = ShapeOf(a, b);
+  float* buf = SharedPanels(s.PanelFloats());
+  if (buf == nullptr) {
+    a.out_of_memory.store(true);
+    return;
+  }
+  for (int64_t h = 0; h < a.p.heads && !a.out_of_memory.load(); ++h) {
+    ZeroPaddingProbs(a, s, b, h);
+    SharedHead t{&a, s, b, h, CarvePanels(s, buf)};
+    if (a.p.rel_bucket != nullptr) FillRelative(a, s, h, t.hp.Rel);
+    enc_parallel_for(static_cast<int64_t>(s.Lj / s.kJ), 4, &PackTask, &t);
+    enc_parallel_for(static_cast<int64_t>((s.L + kRows - 1) / kRows), 1,
+                     &QueryTask, &t);
+  }
+}
+#endif
 
 void Attention(AttentionArgs& a) {
   const int64_t tasks = static_cast<int64_t>(a.batch) * a.p.heads;
@@ -48,7 +123,12 @@ void Attention(AttentionArgs& a) {
   }
   work *= static_cast<double>(a.p.heads) * a.p.d_k;
   if (work >= 65536.0) {
+    a.split_from = AttentionSplitFrom(enc_threads_count());
     enc_parallel_for(tasks, 1, &AttentionTask, &a);
+    for (int32_t b = 0; b < a.batch; ++b) {
+      const size_t len = SequenceLength(a, b);
+      if (len > 0 && len >= a.split_from) LongSequence(a, b);
+    }
     return;
   }
 #endif
@@ -63,6 +143,20 @@ HWY_AFTER_NAMESPACE();
 #include "src/dispatch.h"
 
 namespace enc {
+namespace {
+std::atomic<int64_t> g_split_from_for_test{0};
+}  // namespace
+
+size_t AttentionSplitFrom(int threads) {
+  const int64_t forced = g_split_from_for_test.load(std::memory_order_relaxed);
+  if (forced > 0) return static_cast<size_t>(forced);
+  return threads > 1 ? kAttentionSplitFrom : SIZE_MAX;
+}
+
+void SetAttentionSplitFromForTest(int64_t min_len) {
+  g_split_from_for_test.store(min_len);
+}
+
 ENC_EXPORT(Attention);
 static void RunAttention(AttentionArgs& a) {
   ENC_DYNAMIC_DISPATCH(Attention)(a);

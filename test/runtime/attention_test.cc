@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "enc/kernels/threads.h"
+#include "enc/runtime.h"
 #include "for_each_target.h"
 #include <hwy/targets.h>
 
@@ -398,6 +400,66 @@ TEST(Attention, ConcurrentCallsFromSeveralThreads) {
           << t << " " << i;
     }
   }
+}
+
+// Long sequences run head by head, every thread packing a share of the
+// head's keys into shared panels and then scoring a share of its query rows
+// (attention.cc). The same bits as one task per (sequence, head), with the
+// probabilities, in place over q, for every bias, RoPE and window, with a
+// batch that mixes both ways, on 1 to 3 threads.
+TEST(Attention, HeadByHeadMatchesOneTaskPerHead) {
+  std::mt19937 rng(21);
+  const Case cases[] = {
+      {3, 64, 140, 4, ENC_ROPE_HALVES, kNoBias},
+      {2, 17, 77, 4, ENC_ROPE_NONE, kRelative},
+      {2, 24, 131, 3, ENC_ROPE_INTERLEAVED, kAlibi, 1.0f, false, 20},
+  };
+  const int threads_before = enc_threads_count();
+  for (const Case& c : cases) {
+    SCOPED_TRACE(Name(c));
+    AttnSetup s{c};
+    Build(s, rng);
+    const int d_model = c.heads * c.d_k;
+    const std::vector<float> qkv = PackQkv(s, PackedRows(s));
+    const size_t S = static_cast<size_t>(c.seq);
+    // out over q; the probabilities of every (sequence, head), NaN first so
+    // that an entry left unwritten shows.
+    auto run = [&](int64_t split_from, std::vector<float>* out,
+                   std::vector<float>* probs) {
+      enc::SetAttentionSplitFromForTest(split_from);
+      *out = qkv;
+      probs->assign(static_cast<size_t>(c.batch) * c.heads * S * S, NAN);
+      enc_attention_params p = s.p;
+      p.probs = probs->data();
+      float* q = out->data();
+      const enc_status st =
+          enc_attention(&p, c.batch, c.seq, s.lengths.data(), q, q + d_model,
+                        q + 2 * d_model, 3 * d_model, q, 3 * d_model);
+      enc::SetAttentionSplitFromForTest(0);
+      ASSERT_EQ(ENC_OK, st) << enc_last_error();
+    };
+    for (int threads : {1, 2, 3}) {
+      enc_set_num_threads(threads);
+      ForEachTarget([&] {
+        std::vector<float> out_tasks, probs_tasks;
+        run(1 << 30, &out_tasks, &probs_tasks);  // never head by head
+        for (int64_t split_from : {1, 40}) {
+          SCOPED_TRACE("threads " + std::to_string(threads) + " split from " +
+                       std::to_string(split_from));
+          std::vector<float> out, probs;
+          run(split_from, &out, &probs);
+          ASSERT_EQ(0, std::memcmp(out.data(), out_tasks.data(),
+                                   out.size() * sizeof(float)));
+          for (size_t i = 0; i < probs.size(); ++i) {
+            ASSERT_FALSE(std::isnan(probs[i])) << "probs[" << i << "] unset";
+            ASSERT_EQ(0, std::memcmp(&probs[i], &probs_tasks[i], sizeof(float)))
+                << "probs[" << i << "]";
+          }
+        }
+      });
+    }
+  }
+  enc_set_num_threads(threads_before);
 }
 
 TEST(Attention, ZeroLengthsHaveNoRows) {
