@@ -7,11 +7,18 @@
 // Built against the generated header of `bert_like` (Inputs/conformance.enc).
 // usage: concurrency WEIGHTS [BAD_WEIGHTS...]
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
+
+// The runtime's test hook (kernels/attention-inl.h): sequences at least
+// min_len long run head by head, whatever the thread count; 0: the default.
+namespace enc {
+void SetAttentionSplitFromForTest(int64_t min_len);
+}
 
 namespace {
 constexpr int kThreads = 8, kCallsPerThread = 50, kCases = 12, kLoadCycles = 50;
@@ -58,27 +65,38 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Each pass: kThreads threads x kCallsPerThread forwards against the
+  // expected results. The second forces every sequence through attention's
+  // head-by-head path (shared panels, attention.cc), which gives the same
+  // bits, so that concurrent callers cover it too (and TSan, in its build).
   std::atomic<int> mismatches{0}, errors{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < kThreads; ++t) {
-    threads.emplace_back([&, t] {
-      std::vector<float> out;
-      for (int k = 0; k < kCallsPerThread; ++k) {
-        const Case& c = cases[(t * 5 + k * 7) % kCases];
-        out.assign(c.expected.size(), -1.0f);
-        enc_input in = InputOf(c);
-        if (bert_like_forward(model, &in, out.data()) != ENC_OK) {
-          ++errors;
-        } else if (std::memcmp(out.data(), c.expected.data(),
-                               out.size() * sizeof(float)) != 0) {
-          ++mismatches;
+  for (int64_t split_from : {0, 1}) {
+    enc::SetAttentionSplitFromForTest(split_from);
+    const int mismatches_before = mismatches, errors_before = errors;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        std::vector<float> out;
+        for (int k = 0; k < kCallsPerThread; ++k) {
+          const Case& c = cases[(t * 5 + k * 7) % kCases];
+          out.assign(c.expected.size(), -1.0f);
+          enc_input in = InputOf(c);
+          if (bert_like_forward(model, &in, out.data()) != ENC_OK) {
+            ++errors;
+          } else if (std::memcmp(out.data(), c.expected.data(),
+                                 out.size() * sizeof(float)) != 0) {
+            ++mismatches;
+          }
         }
-      }
-    });
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    std::printf("%d threads x %d forwards%s: %d mismatches, %d errors\n",
+                kThreads, kCallsPerThread,
+                split_from > 0 ? ", attention head by head" : "",
+                mismatches - mismatches_before, errors - errors_before);
   }
-  for (std::thread& th : threads) th.join();
-  std::printf("%d threads x %d forwards: %d mismatches, %d errors\n", kThreads,
-              kCallsPerThread, mismatches.load(), errors.load());
+  enc::SetAttentionSplitFromForTest(0);
 
   // The pool resized while idle: same results at 1, 3 and one-per-core.
   int resize_mismatches = 0;
