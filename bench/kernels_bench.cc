@@ -76,6 +76,10 @@ BENCHMARK(BM_Attention)
     // A local block (ModernBERT: window 128) beside the global one above.
     ->Args({512, 12, 64, 1, 128})
     ->Args({512, 12, 64, 0, 128})
+    // Long inputs: from 1,024 tokens on, heads run one at a time with every
+    // thread on each (shared key/value panels).
+    ->Args({2048, 12, 64, 0, 0})
+    ->Args({2048, 12, 64, 0, 128})
     // Softmax-heavy: d_model 768 as 96 heads of 8 (exp per flop x8).
     ->Args({512, 96, 8, 1, 0})
     ->Args({512, 96, 8, 0, 0})
