@@ -94,13 +94,15 @@ constexpr size_t kTransposeRows = 16;  // at most this many K rows per step
 
 HWY_INLINE size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
-// Per-thread scratch, grown on demand and kept for the thread's lifetime;
+// Per-thread buffers, grown on demand and kept for the thread's lifetime;
 // 64-byte aligned (std::aligned_alloc, not Highway's allocator, which lives
-// in libhwy.so).
+// in libhwy.so). Each kind (Which) is its own buffer.
 struct FreeScratch {
   void operator()(float* p) const { std::free(p); }
 };
-HWY_INLINE float* Scratch(size_t floats) {
+enum class Buffer { kScratch, kSharedPanels };
+template <Buffer Which>
+HWY_INLINE float* ThreadBuffer(size_t floats) {
   static thread_local std::unique_ptr<float[], FreeScratch> buffer;
   static thread_local size_t capacity = 0;
   if (capacity < floats) {
@@ -112,6 +114,10 @@ HWY_INLINE float* Scratch(size_t floats) {
     capacity = floats;
   }
   return buffer.get();
+}
+// A task's scratch: panels and rows of one (sequence, head), or one share.
+HWY_INLINE float* Scratch(size_t floats) {
+  return ThreadBuffer<Buffer::kScratch>(floats);
 }
 
 // Rotates `x` (d_k floats, scaled by `scale`) for position `pos` into `dst`.

@@ -76,19 +76,9 @@ static void QueryTask(void* ctx, int64_t begin, int64_t end) {
 }
 
 // The calling thread's panels for long sequences: grown as needed, kept for
-// its next call (64-byte aligned, as Scratch).
+// its next call.
 static float* SharedPanels(size_t floats) {
-  static thread_local std::unique_ptr<float[], FreeScratch> buffer;
-  static thread_local size_t capacity = 0;
-  if (capacity < floats) {
-    buffer.reset();
-    capacity = 0;
-    buffer.reset(static_cast<float*>(
-        std::aligned_alloc(64, RoundUp(floats * sizeof(float), 64))));
-    if (!buffer) return nullptr;
-    capacity = floats;
-  }
-  return buffer.get();
+  return ThreadBuffer<Buffer::kSharedPanels>(floats);
 }
 
 static void LongSequence(AttentionArgs& a, int64_t b) {
