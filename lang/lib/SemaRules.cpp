@@ -123,7 +123,9 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   case SettingId::position_offset:
     if (auto O = intOf(Id); InRange && O && *O > 0) {
       std::optional<unsigned> P = choiceValue(SettingId::positional);
-      if (P && static_cast<PositionalKind>(*P) != PositionalKind::Learned) {
+      // relative(absolute = true) learns them too: checkChoiceRules.
+      if (P && static_cast<PositionalKind>(*P) != PositionalKind::Learned &&
+          static_cast<PositionalKind>(*P) != PositionalKind::Relative) {
         ruleError(Id, "position_offset (" + str(*O) +
                           ") has no effect: positions are not learned "
                           "(positional is " +
@@ -355,6 +357,11 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
       error(R, "relative max_distance (" + str(Spec.RelMaxDistance) +
                    ") must be greater than buckets / 2 (" +
                    str(Spec.RelBuckets / 2) + ")");
+    else if (auto O = intOf(SettingId::position_offset);
+             O && *O > 0 && !Spec.RelAbsolute)
+      error(R, "position_offset (" + str(*O) +
+                   ") has no effect: positions are not learned (relative "
+                   "without absolute = true)");
     return;
   case PositionalKind::None:
   case PositionalKind::Sinusoidal:

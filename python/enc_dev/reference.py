@@ -94,8 +94,17 @@ def normalize_spec(spec):
     elif pos["scheme"] == "relative":
         pos.setdefault("buckets", 32)
         pos.setdefault("max_distance", 128)
+        pos.setdefault("absolute", False)
     s["positional"] = pos
     return s
+
+
+def learns_positions(spec):
+    """Whether embed.positions is added to the embeddings: learned positions,
+    or relative(absolute = true) (MPNet)."""
+    pos = spec["positional"]
+    return pos["scheme"] == "learned" or (pos["scheme"] == "relative"
+                                          and pos.get("absolute", False))
 
 
 def is_local_block(spec, n):
@@ -140,7 +149,7 @@ def weight_shapes(spec):
         out["embed.tokens"] = (s["vocab"], d)
     if s["type_vocab"] > 0:
         out["embed.types"] = (s["type_vocab"], d)
-    if s["positional"]["scheme"] == "learned":
+    if learns_positions(s):
         out["embed.positions"] = (s["max_len"] + s["position_offset"], d)
     if s["embed_norm"]:
         for n in _norm_names("embed.norm", s):
@@ -495,7 +504,7 @@ def embed(spec, w, tokens, token_types, embeddings, S):
     scheme = spec["positional"]["scheme"]
     if scheme == "sinusoidal":
         x = x + sinusoidal_table(S, d)[None]
-    elif scheme == "learned":
+    elif learns_positions(spec):
         o = spec["position_offset"]
         x = x + np.asarray(w["embed.positions"], dtype=np.float64)[o:o + S][None]
     if spec["embed_norm"]:

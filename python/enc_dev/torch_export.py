@@ -151,6 +151,39 @@ def hf_t5_bias(S, table, buckets, max_distance):
     return values.permute(2, 0, 1)
 
 
+def hf_mpnet_relative_position_bucket(relative_position, num_buckets=32, max_distance=128):
+    """transformers.models.mpnet.modeling_mpnet.MPNetEncoder.relative_position_bucket"""
+    ret = 0
+    n = -relative_position
+
+    num_buckets //= 2
+    ret += (n < 0).to(torch.long) * num_buckets
+    n = torch.abs(n)
+
+    max_exact = num_buckets // 2
+    is_small = n < max_exact
+
+    val_if_large = max_exact + (
+        torch.log(n.float() / max_exact) / math.log(max_distance / max_exact)
+        * (num_buckets - max_exact)
+    ).to(torch.long)
+
+    val_if_large = torch.min(val_if_large, torch.full_like(val_if_large, num_buckets - 1))
+    ret += torch.where(is_small, n, val_if_large)
+    return ret
+
+
+def hf_mpnet_bias(S, table):
+    """MPNetEncoder.compute_position_bias (its defaults: 32 buckets, distance
+    128): values[h, i, j] = table[bucket(j - i), h]."""
+    context_position = torch.arange(S, dtype=torch.long)[:, None]
+    memory_position = torch.arange(S, dtype=torch.long)[None, :]
+    relative_position = memory_position - context_position
+    rp_bucket = hf_mpnet_relative_position_bucket(relative_position, num_buckets=32)
+    values = torch.nn.functional.embedding(rp_bucket, torch.as_tensor(table))
+    return values.permute([2, 0, 1])
+
+
 def bloom_alibi_slopes(num_heads):
     """Slopes as in transformers' BLOOM build_alibi_tensor (closed form)."""
     closest_power_of_2 = 2 ** math.floor(math.log2(num_heads))
@@ -240,9 +273,9 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
         pe[:, 0::2] = torch.sin(angles[:, 0::2])
         pe[:, 1::2] = torch.cos(angles[:, 1::2])
         x = x + pe
-    elif pos["scheme"] == "learned":
-        # RoBERTa's create_position_ids_from_input_ids: positions start at
-        # padding_idx + 1 = position_offset.
+    elif pos["scheme"] == "learned" or (pos["scheme"] == "relative" and pos["absolute"]):
+        # RoBERTa's (and MPNet's) create_position_ids_from_input_ids:
+        # positions start at padding_idx + 1 = position_offset.
         ids = torch.arange(S) + s["position_offset"]
         x = x + F.embedding(ids, W["embed.positions"])
     if s["embed_norm"]:
@@ -252,6 +285,10 @@ def torch_forward(spec, weights, tokens=None, token_types=None, embeddings=None,
     if pos["scheme"] == "alibi":
         ar = torch.arange(S)
         bias = -bloom_alibi_slopes(H)[:, None, None] * (ar[None, :] - ar[:, None]).abs()[None]
+    elif pos["scheme"] == "relative" and pos["absolute"]:
+        if (pos["buckets"], pos["max_distance"]) != (32, 128):
+            raise ValueError("MPNet's code buckets into 32 up to distance 128")
+        bias = hf_mpnet_bias(S, W["relative.bias"])
     elif pos["scheme"] == "relative":
         bias = hf_t5_bias(S, W["relative.bias"], pos["buckets"], pos["max_distance"])
     keep = torch.arange(S)[None, :] < L[:, None]  # [B, S]

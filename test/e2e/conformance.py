@@ -158,6 +158,8 @@ def main():
                    lengths=[9, 2])
     reference_case("position_offset 2", "roberta_like", torch=True, batch=2, seq=24,
                    lengths=[24, 10])
+    reference_case("mpnet: learned + relative 32/128", "mpnet_like", torch=True, batch=2,
+                   seq=150, lengths=[150, 37])
     reference_case("mean + normalize", "minilm_like", torch=True, batch=3, seq=8,
                    lengths=[8, 3, 0])
     reference_case("cls + normalize", "bge_like", torch=True, batch=3, seq=8, lengths=[8, 1, 0])

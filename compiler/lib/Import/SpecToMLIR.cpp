@@ -71,6 +71,12 @@ private:
     return Spec.Window > 0 &&
            !(Spec.GlobalEvery > 0 && N % Spec.GlobalEvery == 0);
   }
+  /// Whether embed.positions is added to the embeddings: learned positions,
+  /// or relative(absolute = true) (MPNet).
+  bool learnsPositions() const {
+    return Spec.Positional == PositionalKind::Learned ||
+           (Spec.Positional == PositionalKind::Relative && Spec.RelAbsolute);
+  }
   /// The function, its arguments (enc.input) and facts, without a body.
   func::FuncOp function(ModuleOp Module);
   Value embedding(Block *Entry);
@@ -251,7 +257,7 @@ Value Importer::embedding(Block *Entry) {
         PL, RankedTensorType::get({MaxLen, D}, B.getF32Type()),
         TableKindAttr::get(&Ctx, TableKind::sinusoidal), B.getI64IntegerAttr(D),
         FloatAttr(), IntegerAttr());
-  else if (Spec.Positional == PositionalKind::Learned)
+  else if (learnsPositions())
     // Position p is row p + position_offset; the file's table may be longer
     // than that: its first rows are used.
     PE = weight("embed.positions", {MaxLen + Spec.PositionOffset, D}, PL,
@@ -275,9 +281,7 @@ Value Importer::embedding(Block *Entry) {
   if (PE)
     X = B.create<AddPositionsOp>(
         PL, X.getType(), X, PE,
-        B.getI64IntegerAttr(Spec.Positional == PositionalKind::Learned
-                                ? Spec.PositionOffset
-                                : 0));
+        B.getI64IntegerAttr(learnsPositions() ? Spec.PositionOffset : 0));
   if (Spec.EmbedNorm)
     X = norm(X, "embed.norm", loc("embed_norm"));
   return X;
