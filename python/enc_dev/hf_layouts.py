@@ -7,9 +7,9 @@ families' modeling code, independent of the runtime's own name tables:
   to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True)
       -> OrderedDict of HF name -> array
 
-layout is one of bert, roberta, distilbert, t5, modernbert, electra. `prefix` is the
-family prefix of the ...ForMaskedLM checkpoints ("bert.", "roberta.",
-"distilbert.", "model.", "electra."); `gamma_beta` spells LayerNorm parameters as older
+layout is one of bert, roberta, distilbert, t5, modernbert, electra, mpnet. `prefix` is
+the family prefix of the ...ForMaskedLM checkpoints ("bert.", "roberta.",
+"distilbert.", "model.", "electra.", "mpnet."); `gamma_beta` spells LayerNorm parameters as older
 BERT checkpoints do; `extra` adds tensors a real checkpoint holds that the
 encoder does not use (pooler, heads, decoder, position_ids buffers).
 """
@@ -20,7 +20,7 @@ import numpy as np
 
 from enc_dev import reference as ref
 
-LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert", "electra")
+LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert", "electra", "mpnet")
 
 
 def _ln(hf_prefix, canon_prefix, w, out, gamma_beta):
@@ -46,6 +46,12 @@ _DISTILBERT_BLOCK = (("attn.q", "attention.q_lin"), ("attn.k", "attention.k_lin"
                      ("attn.v", "attention.v_lin"), ("attn.o", "attention.out_lin"),
                      ("norm1", "sa_layer_norm"), ("ffn.up", "ffn.lin1"),
                      ("ffn.down", "ffn.lin2"), ("norm2", "output_layer_norm"))
+
+# MPNetLayer: MPNetAttention (attn.q/k/v/o, LayerNorm), intermediate, output.
+_MPNET_BLOCK = (("attn.q", "attention.attn.q"), ("attn.k", "attention.attn.k"),
+                ("attn.v", "attention.attn.v"), ("attn.o", "attention.attn.o"),
+                ("norm1", "attention.LayerNorm"), ("ffn.up", "intermediate.dense"),
+                ("ffn.down", "output.dense"), ("norm2", "output.LayerNorm"))
 
 
 def _blocks(spec, w, out, layer, names, gamma_beta):
@@ -89,6 +95,24 @@ def _distilbert(spec, w, p, extra):
         out["vocab_transform.weight"] = np.zeros((d, d))
         out["vocab_layer_norm.weight"] = np.ones((d,))
         out["vocab_projector.bias"] = np.zeros((spec["vocab"],))
+    return out
+
+
+def _mpnet(spec, w, p, gamma_beta, extra):
+    # MPNetModel: MPNetEmbeddings (no token types), MPNetEncoder (its layers
+    # and the relative_attention_bias they share), MPNetPooler.
+    out = OrderedDict()
+    out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
+    out[p + "embeddings.position_embeddings.weight"] = w["embed.positions"]
+    _ln(p + "embeddings.LayerNorm", "embed.norm", w, out, gamma_beta)
+    _blocks(spec, w, out, p + "encoder.layer.%d.", _MPNET_BLOCK, gamma_beta)
+    out[p + "encoder.relative_attention_bias.weight"] = w["relative.bias"]
+    if extra:
+        d = spec["d_model"]
+        out[p + "pooler.dense.weight"] = np.zeros((d, d))
+        out[p + "pooler.dense.bias"] = np.zeros((d,))
+        out["lm_head.dense.weight"] = np.zeros((d, d))
+        out["lm_head.bias"] = np.zeros((spec["vocab"],))
     return out
 
 
@@ -204,6 +228,10 @@ def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
     if layout in ("bert", "roberta", "electra"):  # ElectraModel: BERT's names
         return _head(layout, spec, weights, prefix,
                      _bert(spec, weights, prefix, gamma_beta, extra))
+    if layout == "mpnet":
+        if spec["head"]["scheme"] != "none":
+            raise ValueError("mpnet: no head is written in this layout")
+        return _mpnet(spec, weights, prefix, gamma_beta, extra)
     if layout == "distilbert":
         return _head(layout, spec, weights, prefix,
                      _distilbert(spec, weights, prefix, extra))
@@ -235,6 +263,8 @@ if __name__ == "__main__":
                         positional="learned", position_offset=2, embed_norm=True),
         "distilbert": dict(d_model=16, heads=2, blocks=2, vocab=11, positional="learned",
                            embed_norm=True, eps=1e-12),
+        "mpnet": dict(d_model=16, heads=2, blocks=2, vocab=11, position_offset=2,
+                      embed_norm=True, positional={"scheme": "relative", "absolute": True}),
         "t5": dict(d_model=16, heads=2, head_dim=4, blocks=2, vocab=11, norm="pre",
                    norm_type="rmsnorm", bias=False, ffn="gated", activation="gelu_tanh",
                    positional={"scheme": "relative"}, attention_scale=1.0),

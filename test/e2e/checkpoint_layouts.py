@@ -26,7 +26,8 @@ of the wrong shape must be named with the shape it needs.
 
 T5 (t5-small, t5-v1_1-small, flan-t5-small) with `shared.weight` and with
 T5EncoderModel's `encoder.embed_tokens.weight`, and its decoder and lm_head
-tensors beside. Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
+tensors beside. MPNet (all-mpnet-base-v2): learned positions after the
+padding row and the encoder's one relative-bias table. Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
 (on all-MiniLM-L6-v2, a BERT), DistilBERT's under `distilbert.`. A file in
 another layout must fail with the layout it looks like and the missing
 tensors listed under this layout's names.
@@ -73,6 +74,7 @@ CASES = [
     ("t5-small", "t5", [("plain", "", False), ("embed_tokens", "", False)]),
     ("t5-v1_1-small", "t5", [("plain", "", False)]),
     ("flan-t5-small", "t5", [("plain", "", False)]),
+    ("all-mpnet-base-v2", "mpnet", [("plain", "", False), ("prefix", "mpnet.", False)]),
     ("ModernBERT-base", "modernbert",
      [("plain", "", False), ("prefix", "model.", False), ("bf16", "model.", False, "BF16")],
      dict(hidden_size=64, num_attention_heads=4, num_hidden_layers=4, intermediate_size=96,

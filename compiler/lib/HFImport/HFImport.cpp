@@ -190,6 +190,7 @@ public:
 private:
   void bertTypesAndPositions(bool Roberta);
   void distilbert();
+  void mpnet();
   void t5();
   void modernbert();
   void electra();
@@ -356,6 +357,9 @@ void Importer::quirks(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::Electra:
     electra();
     return;
+  case enc::CheckpointLayout::MpNet:
+    mpnet();
+    return;
   }
 }
 
@@ -410,6 +414,7 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
   }
   case enc::CheckpointLayout::Enc:
   case enc::CheckpointLayout::T5:
+  case enc::CheckpointLayout::MpNet:
     error("key 'architectures' is [\"" + Arch +
           "\"]: encc has no classifier head for this family yet");
     return;
@@ -484,6 +489,7 @@ void Importer::maskedLM(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::Enc:
   case enc::CheckpointLayout::T5:
   case enc::CheckpointLayout::Electra:
+  case enc::CheckpointLayout::MpNet:
     error(What + ": encc has no masked-LM head for this family yet");
     return;
   }
@@ -541,6 +547,32 @@ void Importer::electra() {
                   "(embeddings_project), which encc does not compute",
                   *Embedding, *Hidden));
   bertTypesAndPositions(/*Roberta=*/false);
+}
+
+void Importer::mpnet() {
+  // MPNetEmbeddings: positions count from its fixed padding_idx (1), so
+  // position p reads row p + 2, whatever pad_token_id says.
+  std::optional<int64_t> MaxPos = integer("max_position_embeddings", 514);
+  if (MaxPos) {
+    if (*MaxPos <= 2)
+      error(formatv("key 'max_position_embeddings' ({0}) leaves no position "
+                    "after MPNet's padding row",
+                    *MaxPos));
+    set("position_offset", "2", "MPNet's padding_idx (1) + 1");
+    set("max_len", Twine(*MaxPos - 2), "max_position_embeddings - 2");
+  }
+  // MPNetEncoder buckets every offset into 32 buckets up to distance 128
+  // (compute_position_bias's defaults), whatever the table's size is.
+  std::optional<int64_t> Buckets =
+      integer("relative_attention_num_buckets", 32);
+  if (Buckets && *Buckets != 32)
+    error(formatv("key 'relative_attention_num_buckets' is {0}: MPNet's "
+                  "code buckets offsets into 32, which encc computes",
+                  *Buckets));
+  set("positional",
+      "relative(buckets = 32, max_distance = 128, absolute = true)",
+      "MPNet: learned positions, and relative_attention_bias in every block");
+  get("pad_token_id");
 }
 
 void Importer::distilbert() {

@@ -209,6 +209,37 @@ TEST(HFImportTest, ElectraIsBertsNamesUnderItsPrefixWithoutAProjection) {
       << P.Errors[0];
 }
 
+TEST(HFImportTest, MpNetLearnsPositionsBesideItsRelativeBias) {
+  // MPNet's padding row is fixed at 1, so its positions start at row 2 even
+  // where pad_token_id says otherwise.
+  HFImportResult R = import(R"({
+    "model_type": "mpnet", "hidden_size": 768, "num_attention_heads": 12,
+    "intermediate_size": 3072, "num_hidden_layers": 12, "vocab_size": 30527,
+    "max_position_embeddings": 514, "relative_attention_num_buckets": 32,
+    "layer_norm_eps": 1e-05, "pad_token_id": 0})");
+  ASSERT_TRUE(R.Errors.empty()) << R.Errors[0];
+  EXPECT_EQ(line(R.Enc, "checkpoint"), "checkpoint = mpnet");
+  EXPECT_EQ(line(R.Enc, "positional"),
+            "positional = relative(buckets = 32, max_distance = 128, absolute "
+            "= true)");
+  EXPECT_EQ(line(R.Enc, "position_offset"), "position_offset = 2");
+  EXPECT_EQ(line(R.Enc, "max_len"), "max_len = 512");
+  EXPECT_EQ(line(R.Enc, "type_vocab"), "");
+  EXPECT_EQ(resolveErrors(R.Enc), "");
+}
+
+TEST(HFImportTest, MpNetBucketsOtherThan32AreRefused) {
+  HFImportResult R = import(R"({
+    "model_type": "mpnet", "hidden_size": 64, "num_attention_heads": 4,
+    "intermediate_size": 128, "num_hidden_layers": 2, "vocab_size": 100,
+    "relative_attention_num_buckets": 64})");
+  ASSERT_EQ(R.Errors.size(), 1u);
+  EXPECT_NE(R.Errors[0].find("key 'relative_attention_num_buckets' is 64: "
+                             "MPNet's code buckets offsets into 32"),
+            std::string::npos)
+      << R.Errors[0];
+}
+
 TEST(HFImportTest, DistilBertHasNoTokenTypesAndAFixedEps) {
   HFImportResult R = import(R"({
     "model_type": "distilbert", "dim": 768, "n_heads": 12, "hidden_dim": 3072,
