@@ -15,7 +15,8 @@
 - ENC_CACHE_DIR: the first load writes a packed copy, a later process maps
   it (seen in /proc/self/maps), and both give the same output; the copy is
   written behind the load and closing the model waits for it (a forked
-  child's close does not), or inside the load with ENC_CACHE_SYNC=1.
+  child's close does not), or inside the load with ENC_CACHE_SYNC=1; a
+  load that fails while packing leaves no entry.
 
 usage: test_packed.py WORKDIR   (environment as in test/e2e/encc_case.py,
 PYTHONPATH naming python/)
@@ -33,6 +34,7 @@ sys.path.insert(0, E2E)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
 import encc_case as ec  # noqa: E402
 from enc_dev import reference  # noqa: E402
+from enc_dev import safetensors_io as st  # noqa: E402
 
 import enc  # noqa: E402
 from enc_dev.checks import check, finish  # noqa: E402
@@ -214,6 +216,21 @@ def main():
               "ENC_CACHE_SYNC=%s: close waits for the entry, a forked child's close does "
               "not; the entry is whole and maps: %s %s %s"
               % (mode, out, mapped.stdout.split(), (r.stderr + mapped.stderr)[-300:]))
+
+    # A load that fails while it packs (a weight int8 cannot scale, late in
+    # the file) drops the entry its writer had begun: no file is left.
+    lib8, weights8, _ = built["packed_int8"]
+    w = reference.load_weights(weights8)
+    w["blocks.1.ffn.down.weight"] = np.array(w["blocks.1.ffn.down.weight"], dtype=np.float32)
+    w["blocks.1.ffn.down.weight"][0, 0] = np.nan
+    nan_path = os.path.join(work, "nan.safetensors")
+    st.write_safetensors(nan_path, w, "F32")
+    dropped = os.path.join(work, "cache_dropped")
+    msg = load_error(lib8, nan_path, ENC_CACHE_DIR=dropped)
+    left = sorted(os.listdir(dropped)) if os.path.isdir(dropped) else []
+    check(msg is not None and "blocks.1.ffn.down.weight" in msg and left == [],
+          "ENC_CACHE_DIR: a load that fails while packing leaves no entry: %r %s"
+          % (msg, left))
 
     return finish()
 
