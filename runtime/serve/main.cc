@@ -29,11 +29,13 @@ constexpr const char* kUsage =
     "    [--max-batch-requests 64] [--max-queue 256]\n"
     "    [--max-body-bytes 2097152] [--max-client-batch-size 32]\n"
     "    [--threads N] [--model-id ID] [--read-timeout 5]\n"
-    "    [--drain-timeout 30] [--batch-gather-us 2000]\n"
-    "--port 0 picks a free port; the first line on stdout names it.\n";
+    "    [--drain-timeout 30] [--batch-gather-us 2000] [--api-key KEY]\n"
+    "--port 0 picks a free port; the first line on stdout names it.\n"
+    "With --api-key (or ENC_SERVE_API_KEY), every route but /health needs\n"
+    "the header 'Authorization: Bearer KEY'.\n";
 
 struct Options {
-  std::string library, weights, encoder, host = "127.0.0.1", model_id;
+  std::string library, weights, encoder, host = "127.0.0.1", model_id, api_key;
   int64_t port = 8080, max_batch_tokens = 16384, max_batch_requests = 64,
           max_queue = 256, max_body_bytes = 2097152, max_client_batch_size = 32,
           threads = 0, read_timeout = 5, drain_timeout = 30,
@@ -81,6 +83,8 @@ bool Parse(int argc, char** argv, Options* o) {
       o->host = v;
     } else if (a == "--model-id") {
       o->model_id = v;
+    } else if (a == "--api-key") {
+      o->api_key = v;
     } else {
       bool found = false;
       for (const Int& f : ints) {
@@ -110,7 +114,23 @@ bool Parse(int argc, char** argv, Options* o) {
     return false;
   }
   if (o->model_id.empty()) o->model_id = o->library;
+  if (o->api_key.empty()) {
+    // The environment keeps the key out of the process list.
+    if (const char* key = std::getenv("ENC_SERVE_API_KEY")) o->api_key = key;
+  }
   return true;
+}
+
+// Whether `header` is "Bearer KEY", compared in time that does not depend on
+// where it first differs.
+bool Authorized(const std::string& header, const std::string& key) {
+  const std::string want = "Bearer " + key;
+  if (header.size() != want.size()) return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    diff |= static_cast<unsigned char>(header[i] ^ want[i]);
+  }
+  return diff == 0;
 }
 
 }  // namespace
@@ -169,6 +189,17 @@ int main(int argc, char** argv) {
   server.set_write_timeout(static_cast<time_t>(o.read_timeout));
   std::atomic<int> in_flight{0};
   auto handle = [&](const httplib::Request& req, httplib::Response& res) {
+    if (!o.api_key.empty() && req.path != "/health" &&
+        !Authorized(req.get_header_value("Authorization"), o.api_key)) {
+      const enc::serve::Reply r = enc::serve::ErrorReply(
+          401, "Unauthorized",
+          "this server needs the header 'Authorization: Bearer <its key>'");
+      metrics.CountError("Unauthorized");
+      res.status = r.status;
+      res.set_header("WWW-Authenticate", "Bearer");
+      res.set_content(r.body, r.content_type.c_str());
+      return;
+    }
     ++in_flight;
     const enc::serve::Reply r = routes.Handle(req.method, req.path, req.body);
     res.status = r.status;

@@ -210,6 +210,28 @@ bool ModelHost::Tokens(std::string_view text, bool add_special,
   return true;
 }
 
+bool ModelHost::Decode(const std::vector<int32_t>& ids, bool skip_special,
+                       std::string* text, std::string* why) const {
+  const auto count = static_cast<int32_t>(ids.size());
+  size_t needed = 0;
+  // The first call sizes the text (a too-small buffer writes nothing).
+  enc_status s = enc_tokenizer_decode(
+      tokenizer_, ids.data(), count, skip_special ? 1 : 0, nullptr, 0, &needed);
+  if (s != ENC_OK && needed == 0) {
+    *why = enc_last_error();
+    return false;
+  }
+  std::string buf(needed, '\0');
+  if (enc_tokenizer_decode(tokenizer_, ids.data(), count, skip_special ? 1 : 0,
+                           buf.data(), buf.size(), &needed) != ENC_OK) {
+    *why = enc_last_error();
+    return false;
+  }
+  buf.resize(needed > 0 ? needed - 1 : 0);  // without the NUL
+  *text = std::move(buf);
+  return true;
+}
+
 bool ModelHost::Forward(const std::vector<const Sequence*>& seqs, float* out,
                         std::string* why) {
   int32_t seq_len = 0;

@@ -60,6 +60,11 @@ class ModelHost {
   // The tokens of `text` as /tokenize reports them.
   bool Tokens(std::string_view text, bool add_special,
               std::vector<TokenInfo>* out, std::string* why) const;
+  // The text of `ids` as the tokenizer file's decoder joins them (special
+  // tokens dropped when `skip_special`); false with *why for an id outside
+  // the vocabulary.
+  bool Decode(const std::vector<int32_t>& ids, bool skip_special,
+              std::string* text, std::string* why) const;
   const enc_tokenizer* tokenizer() const { return tokenizer_; }
   // The most tokens a sequence may have: the tokenizer file's truncation
   // when it sets one, else max_len.

@@ -35,7 +35,8 @@ struct Refusal {
 // The routes that take a body; with /health, /info and /metrics, every
 // route there is (and the only values a metric's route label takes).
 const char* const kPosts[] = {"/embed",   "/v1/embeddings", "/rerank",
-                              "/predict", "/tokenize",      "/embed_sparse"};
+                              "/predict", "/tokenize",      "/embed_sparse",
+                              "/decode"};
 const char* const kGets[] = {"/health", "/info", "/metrics"};
 
 bool IsOneOf(const std::string& path, const char* const* first,
@@ -333,6 +334,46 @@ Reply Routes::Route(const std::string& method, const std::string& path,
                         {"stop", t.stop < 0 ? json() : json(t.stop)}});
       }
       out.push_back(std::move(list));
+    }
+    reply.body = out.dump(-1, ' ', false, json::error_handler_t::replace);
+    return reply;
+  }
+
+  if (path == "/decode") {
+    // TEI's form: `ids`, one list of token ids or a list of them.
+    const auto it = req.find("ids");
+    if (it == req.end()) Refuse(422, "Validation", "missing field 'ids'");
+    std::vector<const json*> lists;
+    if (it->is_array() && !it->empty() && (*it)[0].is_array()) {
+      for (const json& l : *it) lists.push_back(&l);
+    } else {
+      lists.push_back(&*it);
+    }
+    CheckBatch(lists.size(), options_.max_client_batch_size);
+    const int32_t vocab = enc_tokenizer_vocab_size(host_->tokenizer());
+    const bool skip = Flag(req, "skip_special_tokens", true);
+    json out = json::array();
+    for (const json* l : lists) {
+      if (!l->is_array()) {
+        Refuse(422, "Validation",
+               "'ids' is neither a list of token ids nor a list of them");
+      }
+      std::vector<int32_t> ids;
+      for (const json& v : *l) {
+        if (!v.is_number_integer() || v.get<int64_t>() < 0 ||
+            v.get<int64_t>() >= vocab) {
+          Refuse(422, "Validation",
+                 "'ids' holds " + v.dump() +
+                     ", not a token id of the tokenizer (0 to " +
+                     std::to_string(vocab - 1) + ")");
+        }
+        ids.push_back(static_cast<int32_t>(v.get<int64_t>()));
+      }
+      std::string text, why;
+      if (!host_->Decode(ids, skip, &text, &why)) {
+        Refuse(422, "Tokenizer", why);
+      }
+      out.push_back(std::move(text));
     }
     reply.body = out.dump(-1, ' ', false, json::error_handler_t::replace);
     return reply;

@@ -3,7 +3,7 @@
 sockets on the loopback, every loop bounded in count and time:
 
 - /embed, /v1/embeddings (float and base64, texts or token ids), /tokenize,
-  /health, /info,
+  /decode, /health, /info,
   /metrics; each answer equal to the library's forward of the same ids,
   bit for bit when the request is a batch alone, and within 1e-6 under
   concurrent clients (whose batches mix requests);
@@ -15,7 +15,8 @@ sockets on the loopback, every loop bounded in count and time:
   Retry-After, and every request gets exactly one answer;
 - slow and broken clients (a half-sent body, a disconnect mid-request)
   cost no worker;
-- SIGTERM under load: what was accepted is answered, then exit 0.
+- SIGTERM under load: what was accepted is answered, then exit 0;
+- --api-key: 401 without the bearer key, the same answers with it.
 
 usage: serve_check.py ENCC ENC_SERVE ENC_FILE WORK_DIR
 (PYTHONPATH naming python/, ENC_TOKENIZER_LIBRARY the tokenizer library)
@@ -54,12 +55,12 @@ class Server:
                                (line, self.proc.stderr.read()))
         self.port = int(line.split("127.0.0.1:")[1].split()[0])
 
-    def request(self, method, path, body=None, raw=None, timeout=30):
+    def request(self, method, path, body=None, raw=None, timeout=30, headers=None):
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         data = raw if raw is not None else (
             json.dumps(body).encode() if body is not None else None)
         c.request(method, path, body=data,
-                  headers={"Content-Type": "application/json"})
+                  headers=dict({"Content-Type": "application/json"}, **(headers or {})))
         r = c.getresponse()
         payload = r.read()
         c.close()
@@ -185,6 +186,17 @@ def check_embed(exe, lib, weights):
               and out[0][1]["start"] == 0,
               "/tokenize ids == enc.Tokenizer's, specials without offsets")
 
+        # /decode: the tokenizer's own decode of the same ids, one list or
+        # several, special tokens dropped unless asked to keep them.
+        ids1, ids2 = tok.encode(TEXTS[1]).ids, tok.encode(TEXTS[2]).ids
+        status, out = srv.post("/decode", {"ids": ids1})
+        check(status == 200 and out == [tok.decode(ids1)] and out[0],
+              "/decode of one list of ids == enc.Tokenizer.decode: %r" % out)
+        status, out = srv.post("/decode", {"ids": [ids1, ids2], "skip_special_tokens": False})
+        check(status == 200 and out == [tok.decode(ids1, False), tok.decode(ids2, False)]
+              and out[0] != tok.decode(ids1),
+              "/decode of two lists, specials kept == enc.Tokenizer.decode")
+
         # Error paths: TEI's status and error JSON.
         def error(path, body=None, raw=None, method="POST"):
             status, headers, payload = srv.request(method, path, body, raw=raw)
@@ -215,6 +227,12 @@ def check_embed(exe, lib, weights):
             ("bad dimensions", error("/embed", {"inputs": "a", "dimensions": 33}), 400, "Validation"),
             ("normalize false", error("/embed", {"inputs": "a", "normalize": False}), 400, "Validation"),
             ("a head it lacks", error("/rerank", {"query": "q", "texts": ["a"]}), 400, "Validation"),
+            ("decode without ids", error("/decode", {"id": [1]}), 422, "Validation"),
+            ("decode of an id out of range", error("/decode", {"ids": [5, 99999]}), 422,
+             "Validation"),
+            ("decode of a text", error("/decode", {"ids": "hello"}), 422, "Validation"),
+            ("decode of too many lists", error("/decode", {"ids": [[5]] * 9}), 413,
+             "Validation"),
             ("unknown route", error("/nope"), 404, "Validation"),
             ("GET on a POST route", error("/embed", method="GET"), 405, "Validation"),
         ]
@@ -372,12 +390,44 @@ def check_heads(exe, lib, weights):
         check(ok, "/embed_sparse: the nonzero terms of the SPLADE rows, bit for bit")
 
 
+def check_api_key(exe, lib, weights):
+    """--api-key: every route but /health needs 'Authorization: Bearer KEY'
+    (401 with TEI's error JSON otherwise); with it, the same answers."""
+    model = enc.load(lib, weights["embed"], "embed")
+    want = forward_rows(model, [model.tokenizer.encode(TEXTS[0]).ids])
+    key = "s3cret-key"
+    with Server(exe, lib, weights["embed"], "--encoder", "embed", "--api-key", key) as srv:
+        body = {"inputs": TEXTS[0]}
+        outcomes = []
+        for what, headers in (("no header", None),
+                              ("a wrong key", {"Authorization": "Bearer s3cret-kez"}),
+                              ("a longer key", {"Authorization": "Bearer " + key + "x"}),
+                              ("the key without Bearer", {"Authorization": key})):
+            status, h, payload = srv.request("POST", "/embed", body, headers=headers)
+            j = json.loads(payload) if payload else {}
+            outcomes.append((what, status, j.get("error_type"), h.get("WWW-Authenticate")))
+        check(all(o[1:] == (401, "Unauthorized", "Bearer") for o in outcomes),
+              "--api-key: 401 Unauthorized for %s" % ", ".join(
+                  "%s (%d)" % (o[0], o[1]) for o in outcomes))
+        status, _, payload = srv.request("POST", "/embed", body,
+                                         headers={"Authorization": "Bearer " + key})
+        rows = np.array(json.loads(payload), np.float32) if status == 200 else None
+        check(status == 200 and np.array_equal(rows, want),
+              "--api-key: with the key, /embed == forward, bit for bit")
+        health = srv.request("GET", "/health")[0]
+        metrics = srv.request("GET", "/metrics")[0]
+        check(health == 200 and metrics == 401,
+              "--api-key: /health needs no key (%d), /metrics does (%d)" % (health, metrics))
+    model.close()
+
+
 def main():
     encc, exe, enc_file, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
     lib, weights = build(encc, enc_file, work)
     started = time.time()
     check_embed(exe, lib, weights)
+    check_api_key(exe, lib, weights)
     check_overload_and_drain(exe, lib, weights)
     check_heads(exe, lib, weights)
     return finish(" (%.0f s)" % (time.time() - started))
