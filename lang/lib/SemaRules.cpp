@@ -261,6 +261,20 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
     // The file's contents against the other settings: encc checks them
     // when it reads it (compiler/lib/Tokenizer).
     return;
+  case SettingId::truncation:
+    if (auto T = intOf(Id); InRange && T && *T > 0) {
+      std::optional<EvalValue> Tok = valueOf(SettingId::tokenizer);
+      if (Tok && Tok->K == EvalValue::String && Tok->S.empty()) {
+        ruleError(Id, "truncation (" + str(*T) +
+                          ") has no effect: the encoder has no tokenizer");
+      } else if (auto M = intOf(SettingId::max_len);
+                 M && RangeOk[indexOf(SettingId::max_len)] && *T > *M) {
+        ruleError(Id, "truncation (" + str(*T) +
+                          ") is more tokens than max_len (" + str(*M) + ")");
+        noteSetting(SettingId::max_len);
+      }
+    }
+    return;
   }
 }
 

@@ -80,6 +80,16 @@ bool check(const ModelSpec &Spec, CompiledTokenizer &T, SourceRange Where,
     return false;
   }
   bool Ok = true;
+  // `truncation` replaces the file's (sentence-transformers passes its
+  // max_seq_length to the tokenizer on every call, longest first).
+  if (Spec.Truncation > 0 &&
+      enc_tokenizer_set_truncation(Tok, static_cast<int32_t>(Spec.Truncation),
+                                   ENC_TRUNCATE_LONGEST_FIRST) != ENC_OK) {
+    Diags.error(Where, llvm::Twine("cannot set the tokenizer's truncation: ") +
+                           enc_last_error());
+    enc_tokenizer_free(Tok);
+    return false;
+  }
   const int64_t Ids = enc_tokenizer_vocab_size(Tok);
   const int64_t Types = enc_tokenizer_max_type_id(Tok);
   const int64_t Truncation = enc_tokenizer_truncation_length(Tok);
@@ -161,6 +171,7 @@ enc::readTokenizers(llvm::ArrayRef<ModelSpec> Specs, llvm::StringRef EncFile,
     T.Bytes = (*Buffer)->getBuffer().str();
     T.Files.push_back(Path.str().str());
     T.MaxLen = Spec.MaxLen;
+    T.Truncation = Spec.Truncation;
     T.Width = Spec.outputWidth();
     T.Pooled = Spec.Pool != Pooling::None;
     if (check(Spec, T, Where, Diags))
@@ -180,10 +191,14 @@ void enc::emitTokenizerDeclarations(const CompiledTokenizer &T,
      << " * docs/tokenizers.md#compiled-in): opened from the object, its "
         "tables used\n"
      << " * in place, on the first call of any of these, thread-safe, kept\n"
-     << " * for the life of the process (never free it). It truncates to "
-        "max_len\n"
-     << " * when the file sets no truncation. */\n"
-     << "enc_status " << N << "_tokenizer(const enc_tokenizer **out);\n"
+     << " * for the life of the process (never free it). ";
+  if (T.Truncation > 0)
+    OS << "It truncates to " << T.Truncation << " tokens\n"
+       << " * (the truncation setting), whatever the file sets. */\n";
+  else
+    OS << "It truncates to max_len\n"
+       << " * when the file sets no truncation. */\n";
+  OS << "enc_status " << N << "_tokenizer(const enc_tokenizer **out);\n"
      << "/* The compiled-in image (its bytes, their count, and the file's "
         "name), for\n"
      << " * enc_tokenizer_open_memory: each pointer that is not NULL "

@@ -756,6 +756,23 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
         Type->rsplit('.').second.empty() ? *Type : Type->rsplit('.').second;
     if (T == "Transformer" || T == "MLMTransformer") {
       ST.TransformerPath = Path->str();
+      // Its max_seq_length: what its tokenizer truncates to on every call.
+      SmallString<256> P(Dir);
+      sys::path::append(P, *Path, "sentence_bert_config.json");
+      if (sys::fs::exists(P)) {
+        std::string PName = P.str().str();
+        std::optional<json::Value> PV = readJSON(PName, R.Errors);
+        const json::Object *PO = PV ? PV->getAsObject() : nullptr;
+        const json::Value *L = PO ? PO->get("max_seq_length") : nullptr;
+        std::optional<int64_t> N = L ? L->getAsInteger() : std::nullopt;
+        if (PV && !PO)
+          R.Errors.push_back(PName + ": expected an object");
+        else if (L && L->kind() != json::Value::Null && (!N || *N < 1))
+          R.Errors.push_back(PName + ": key 'max_seq_length' is not a positive "
+                                     "integer");
+        else if (N)
+          ST.MaxSeqLength = *N;
+      }
     } else if (T == "SpladePooling") {
       // sentence-transformers' SparseEncoder: log1p(relu(.)) pooled by max.
       SmallString<256> P(Dir);
@@ -957,6 +974,17 @@ enc::importConfig(const json::Object &Config, const std::string &ConfigName,
           "config_sentence_transformers.json: truncate_dim" +
               std::string(Modules->Normalize ? " (renormalised after the cut)"
                                              : ""));
+  // sentence-transformers truncates to max_seq_length, within the model's
+  // positions: written beside the tokenizer, when the directory has one.
+  for (const Setting &S : I.settings())
+    if (int64_t M = 0; Modules && Modules->MaxSeqLength && S.Key == "max_len" &&
+                       !StringRef(S.Value).getAsInteger(10, M)) {
+      R.Truncation = std::min(*Modules->MaxSeqLength, M);
+      R.TruncationSource = "sentence_bert_config.json: max_seq_length";
+      if (*Modules->MaxSeqLength > M)
+        R.TruncationSource +=
+            " (" + std::to_string(*Modules->MaxSeqLength) + "), cut to max_len";
+    }
   I.warnUnusedKeys();
   if (!R.Errors.empty())
     return R;
@@ -1055,8 +1083,11 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
       importConfig(*Config, ConfigPath, Model, ST ? &*ST : nullptr);
   R.Errors.insert(R.Errors.end(), C.Errors.begin(), C.Errors.end());
   R.Warnings.insert(R.Warnings.end(), C.Warnings.begin(), C.Warnings.end());
-  if (R.Errors.empty())
+  if (R.Errors.empty()) {
     R.Enc = std::move(C.Enc);
+    R.Truncation = C.Truncation;
+    R.TruncationSource = C.TruncationSource;
+  }
   return R;
 }
 
@@ -1075,12 +1106,22 @@ std::string enc::tokenizerFileOf(const std::string &Path) {
 }
 
 std::string enc::withTokenizer(const std::string &Enc,
-                               const std::string &Written) {
+                               const std::string &Written,
+                               const HFImportResult &Import) {
   const size_t Close = Enc.rfind("\n}");
   if (Close == std::string::npos)
     return Enc;
-  std::string Line = "  tokenizer  = \"" + Written + "\";";
-  Line.resize(std::max<size_t>(Line.size() + 1, 27), ' ');
-  Line += "// the directory's " + sys::path::filename(Written).str();
-  return Enc.substr(0, Close + 1) + Line + Enc.substr(Close);
+  auto Line = [](const std::string &Code, const std::string &Comment) {
+    std::string L = Code;
+    L.resize(std::max<size_t>(L.size() + 1, 27), ' ');
+    return L + "// " + Comment;
+  };
+  std::string Lines =
+      Line("  tokenizer  = \"" + Written + "\";",
+           "the directory's " + sys::path::filename(Written).str());
+  if (Import.Truncation > 0)
+    Lines +=
+        "\n" + Line("  truncation = " + std::to_string(Import.Truncation) + ";",
+                    Import.TruncationSource);
+  return Enc.substr(0, Close + 1) + Lines + Enc.substr(Close);
 }

@@ -569,7 +569,7 @@ int runImport() {
       Written = Rest.consume_front((OutDir + "/").str()) ? Rest.str()
                                                          : Abs.str().str();
     }
-    R.Enc = enc::withTokenizer(R.Enc, Written);
+    R.Enc = enc::withTokenizer(R.Enc, Written, R);
   }
   std::error_code EC;
   ToolOutputFile Out(OutPath, EC, sys::fs::OF_Text);

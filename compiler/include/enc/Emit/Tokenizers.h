@@ -36,8 +36,9 @@ struct CompiledTokenizer {
   /// holds, its tables ready to use in place.
   std::string Image;
   int64_t MaxLen = 0;
-  int64_t Width = 0;   ///< floats per output row of a pooling model
-  bool Pooled = false; ///< NAME_embed_text needs one row per text
+  int64_t Truncation = 0; ///< the `truncation` setting; 0: the file's
+  int64_t Width = 0;      ///< floats per output row of a pooling model
+  bool Pooled = false;    ///< NAME_embed_text needs one row per text
   /// The files read for it (the tokenizer, and a vocab.txt's
   /// tokenizer_config.json), as paths: what a depfile lists.
   std::vector<std::string> Files;

@@ -29,6 +29,11 @@ struct HFImportResult {
   std::string Enc;                   ///< the .enc text, when no error
   std::vector<std::string> Errors;   ///< "config.json: key 'x' ..."
   std::vector<std::string> Warnings; ///< keys not known to be harmless
+  /// sentence-transformers' max_seq_length (at most max_len), for the
+  /// `truncation` setting written beside a tokenizer; 0: none. With the
+  /// comment beside it.
+  int64_t Truncation = 0;
+  std::string TruncationSource;
 };
 
 /// The sentence-transformers modules after the Transformer (modules.json).
@@ -36,6 +41,9 @@ struct SentenceTransformersModules {
   std::optional<std::string> Pooling; ///< "cls", "mean", "max" or "last"
   std::string PoolingSource;          ///< the comment beside it
   bool Normalize = false;             ///< a Normalize module
+  /// sentence_bert_config.json's max_seq_length: the tokens the Transformer
+  /// module passes on (its tokenizer truncates to it on every call).
+  std::optional<int64_t> MaxSeqLength;
   /// config_sentence_transformers.json's truncate_dim (Matryoshka).
   std::optional<int64_t> TruncateDim;
   /// A colbert-ir directory's artifact.metadata `dim`: a ColBERT head.
@@ -75,8 +83,10 @@ importConfig(const llvm::json::Object &Config, const std::string &ConfigName,
 std::string tokenizerFileOf(const std::string &Path);
 
 /// `Enc` (one encoder, as importHuggingFace writes it) with the setting
-/// `tokenizer = "Written";` before its closing brace.
-std::string withTokenizer(const std::string &Enc, const std::string &Written);
+/// `tokenizer = "Written";` before its closing brace, and `truncation` when
+/// `Import` has one (sentence-transformers' max_seq_length).
+std::string withTokenizer(const std::string &Enc, const std::string &Written,
+                          const HFImportResult &Import = HFImportResult());
 
 /// A C identifier from a model name ("all-MiniLM-L6-v2" -> all_minilm_l6_v2).
 std::string encoderNameFor(const std::string &ModelName);
