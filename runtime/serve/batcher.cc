@@ -36,7 +36,15 @@ bool Batcher::Submit(const std::shared_ptr<Job>& job) {
   job->queued = std::chrono::steady_clock::now();
   job->next = 0;
   job->remaining = job->seqs.size();
-  job->rows.assign(job->seqs.size() * host_->info().out_dim, 0.0f);
+  const size_t width = static_cast<size_t>(host_->info().out_dim);
+  const bool per_token = host_->info().pooling == 0;
+  job->starts.resize(job->seqs.size());
+  size_t floats = 0;
+  for (size_t i = 0; i < job->seqs.size(); ++i) {
+    job->starts[i] = floats;
+    floats += width * (per_token ? job->seqs[i].ids.size() : 1);
+  }
+  job->rows.assign(floats, 0.0f);
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (pending_ >= options_.max_queue) return false;
@@ -58,6 +66,7 @@ int32_t Batcher::Pending() const {
 
 void Batcher::Run() {
   const size_t width = host_->info().out_dim;
+  const bool per_token = host_->info().pooling == 0;
   std::vector<const Sequence*> seqs;
   // Where each sequence's row goes: its job and index.
   std::vector<std::pair<std::shared_ptr<Job>, size_t>> owners;
@@ -101,14 +110,23 @@ void Batcher::Run() {
       }
       metrics_->ObserveBatch(static_cast<int64_t>(seqs.size()), tokens);
     }
-    rows.resize(seqs.size() * width);
+    // A model of per-token output writes [batch, longest, out_dim].
+    size_t longest = 1;
+    if (per_token) {
+      for (const Sequence* s : seqs) longest = std::max(longest, s->ids.size());
+    }
+    rows.resize(seqs.size() * longest * width);
     std::string why;
     const bool ok = host_->Forward(seqs, rows.data(), &why);
     for (size_t i = 0; i < owners.size(); ++i) {
       Job& job = *owners[i].first;
       if (ok) {
-        std::copy(rows.begin() + i * width, rows.begin() + (i + 1) * width,
-                  job.rows.begin() + owners[i].second * width);
+        const size_t n = width * (per_token ? seqs[i]->ids.size() : 1);
+        const auto from =
+            rows.begin() + static_cast<std::ptrdiff_t>(i * longest * width);
+        std::copy(from, from + static_cast<std::ptrdiff_t>(n),
+                  job.rows.begin() + static_cast<std::ptrdiff_t>(
+                                         job.starts[owners[i].second]));
       } else if (job.error.empty()) {
         job.error = why;
       }

@@ -24,11 +24,14 @@
 namespace enc {
 namespace serve {
 
-// One request's work: its sequences in, one row per sequence out.
+// One request's work: its sequences in, their rows out: one row of out_dim
+// floats per sequence from a pooling model, one per token from a model of
+// per-token output (pooling = none), sequence after sequence.
 struct Job {
   std::vector<Sequence> seqs;
-  std::vector<float> rows;  // seqs.size() * out_dim once done
-  std::string error;        // set when the forward failed
+  std::vector<float> rows;     // every sequence's rows once done
+  std::vector<size_t> starts;  // where each sequence's rows start in `rows`
+  std::string error;           // set when the forward failed
   std::chrono::steady_clock::time_point queued;
 
   // Blocks until every row is written (or the job failed).

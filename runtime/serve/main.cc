@@ -153,13 +153,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "enc-serve: %s\n", why.c_str());
     return 1;
   }
-  if (host->info().pooling == 0) {
-    std::fprintf(stderr,
-                 "enc-serve: %s has no pooling: its output is per token, "
-                 "which no route serves yet (only /tokenize would)\n",
-                 host->info().name);
-    return 1;
-  }
   enc::serve::Metrics metrics;
   enc::serve::BatcherOptions bo;
   bo.max_batch_tokens = o.max_batch_tokens;

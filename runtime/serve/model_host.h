@@ -70,8 +70,9 @@ class ModelHost {
   // when it sets one, else max_len.
   int32_t max_input() const { return max_input_; }
 
-  // The model's rows for `seqs` (info().out_dim floats each: a pooling
-  // model), one forward call.
+  // The model's rows for `seqs`, one forward call: out_dim floats per
+  // sequence from a pooling model, [seqs, longest, out_dim] from a model of
+  // per-token output (pooling = none).
   bool Forward(const std::vector<const Sequence*>& seqs, float* out,
                std::string* why);
 

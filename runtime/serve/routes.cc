@@ -34,9 +34,9 @@ struct Refusal {
 
 // The routes that take a body; with /health, /info and /metrics, every
 // route there is (and the only values a metric's route label takes).
-const char* const kPosts[] = {"/embed",   "/v1/embeddings", "/rerank",
-                              "/predict", "/tokenize",      "/embed_sparse",
-                              "/decode"};
+const char* const kPosts[] = {"/embed",     "/v1/embeddings", "/rerank",
+                              "/predict",   "/tokenize",      "/embed_sparse",
+                              "/embed_all", "/decode"};
 const char* const kGets[] = {"/health", "/info", "/metrics"};
 
 bool IsOneOf(const std::string& path, const char* const* first,
@@ -173,7 +173,8 @@ std::vector<EmbedInput> EmbedInputs(const json& j, const char* key,
   return out;
 }
 
-// Runs the model over `seqs`: one row of out_dim floats each.
+// Runs the model over `seqs`: one row of out_dim floats each, or one per
+// token from a model of per-token output.
 std::vector<float> Run(Batcher* batcher, std::vector<Sequence> seqs) {
   auto job = std::make_shared<Job>();
   job->seqs = std::move(seqs);
@@ -426,6 +427,32 @@ Reply Routes::Route(const std::string& method, const std::string& path,
     return s;
   };
   const size_t width = info.out_dim;
+
+  if (path == "/embed_all") {
+    // TEI's: every token's row, special tokens included, as computed.
+    RequireHead(*host_, path, !pooled,
+                "per-token output (pooling = none, as a colbert head has)");
+    const std::vector<EmbedInput> texts =
+        EmbedInputs(req, "inputs", options_.max_client_batch_size);
+    std::vector<Sequence> seqs;
+    for (const EmbedInput& in : texts) {
+      seqs.push_back(in.is_ids ? from_ids(in.ids) : tokenize(in.text, nullptr));
+    }
+    std::vector<size_t> lengths;
+    for (const Sequence& s : seqs) lengths.push_back(s.ids.size());
+    const std::vector<float> rows = Run(batcher_, std::move(seqs));
+    json out = json::array();
+    const float* row = rows.data();
+    for (size_t len : lengths) {
+      json tokens_out = json::array();
+      for (size_t t = 0; t < len; ++t, row += width) {
+        tokens_out.push_back(std::vector<float>(row, row + width));
+      }
+      out.push_back(std::move(tokens_out));
+    }
+    reply.body = out.dump();
+    return reply;
+  }
 
   if (path == "/embed" || path == "/v1/embeddings") {
     const bool openai = path == "/v1/embeddings";

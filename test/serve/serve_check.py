@@ -7,7 +7,8 @@ sockets on the loopback, every loop bounded in count and time:
   /metrics; each answer equal to the library's forward of the same ids,
   bit for bit when the request is a batch alone, and within 1e-6 under
   concurrent clients (whose batches mix requests);
-- /rerank, /predict (softmax, sigmoid, raw scores), /embed_sparse;
+- /rerank, /predict (softmax, sigmoid, raw scores), /embed_sparse, and
+  /embed_all on a model of per-token output;
 - every error path: malformed or deep JSON, missing or empty inputs, an
   input over max_len, a body over --max-body-bytes, too many inputs, a
   route the model cannot serve, an unknown route or method;
@@ -90,7 +91,7 @@ def build(encc, enc_file, work):
     lib = os.path.join(work, "libserve.so")
     subprocess.run([encc, enc_file, "--emit=shared", "-o", lib], check=True)
     weights = {}
-    for name in ("embed", "cross", "labels3", "sparse"):
+    for name in ("embed", "cross", "labels3", "sparse", "tokens"):
         spec = json.loads(subprocess.run(
             [encc, enc_file, "--emit=spec", "--encoder=" + name], check=True,
             capture_output=True, text=True).stdout)["encoders"][0]
@@ -388,6 +389,39 @@ def check_heads(exe, lib, weights):
             ok = ok and [e["index"] for e in out[i]] == list(nz) and np.array_equal(
                 np.array([e["value"] for e in out[i]], np.float32), want[i][nz])
         check(ok, "/embed_sparse: the nonzero terms of the SPLADE rows, bit for bit")
+
+    # A model of per-token output (a colbert head, pooling none): /embed_all
+    # gives each input's token rows, special tokens included; the pooled
+    # routes refuse it, and a pooled model refuses /embed_all.
+    tokens = enc.load(lib, weights["tokens"], "tokens")
+    with Server(exe, lib, weights["tokens"], "--encoder", "tokens") as srv:
+        seqs = [tokens.tokenizer.encode(t).ids for t in TEXTS[:3]]
+        want = forward_rows(tokens, seqs)
+        status, out = srv.post("/embed_all", {"inputs": TEXTS[:3]})
+        ok = status == 200 and [len(o) for o in out] == [len(s) for s in seqs]
+        for i in range(3 if ok else 0):
+            ok = ok and np.array_equal(np.array(out[i], np.float32), want[i, :len(seqs[i])])
+        check(ok, "/embed_all: each input's token rows == one forward of the batch, bit for "
+              "bit (%s tokens)" % [len(s) for s in seqs])
+        status, out = srv.post("/embed", {"inputs": "x"})
+        check(status == 400 and "cannot serve /embed" in out["error"],
+              "/embed on a model of per-token output: 400 naming why")
+    # One request split over batches of two sequences: each sequence's rows
+    # land where they belong.
+    with Server(exe, lib, weights["tokens"], "--encoder", "tokens",
+                "--max-batch-requests", "2") as srv:
+        seqs = [tokens.tokenizer.encode(t).ids for t in TEXTS]
+        status, out = srv.post("/embed_all", {"inputs": TEXTS})
+        worst = max(float(np.abs(np.array(out[i], np.float32)
+                                 - forward_rows(tokens, [seqs[i]])[0, :len(seqs[i])]).max())
+                    for i in range(len(TEXTS))) if status == 200 else None
+        check(status == 200 and [len(o) for o in out] == [len(q) for q in seqs]
+              and worst < 1e-5,
+              "/embed_all over batches of 2: each input's rows, max |diff| vs alone %s" % worst)
+    with Server(exe, lib, weights["sparse"], "--encoder", "sparse") as srv:
+        status, out = srv.post("/embed_all", {"inputs": "x"})
+        check(status == 400 and "per-token output" in out["error"],
+              "/embed_all on a pooling model: 400 naming what it needs")
 
 
 def check_api_key(exe, lib, weights):
