@@ -359,6 +359,17 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
     }
     return;
   case PositionalKind::Relative:
+    if (std::optional<unsigned> L = choiceValue(SettingId::checkpoint);
+        L && static_cast<CheckpointLayout>(*L) == CheckpointLayout::MpNet &&
+        (!Spec.RelAbsolute || Spec.RelBuckets != 32 ||
+         Spec.RelMaxDistance != 128))
+      error(R, "checkpoint = mpnet needs relative(buckets = 32, max_distance "
+               "= 128, absolute = true) (its family's positions), but it is "
+               "relative(buckets = " +
+                   str(Spec.RelBuckets) +
+                   ", max_distance = " + str(Spec.RelMaxDistance) +
+                   ", absolute = " + (Spec.RelAbsolute ? "true" : "false") +
+                   ")");
     if (Spec.RelBuckets < 2 || Spec.RelBuckets % 2 != 0)
       error(R, "relative buckets (" + str(Spec.RelBuckets) +
                    ") must be even and at least 2");
