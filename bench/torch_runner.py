@@ -66,7 +66,8 @@ MASKED = -1e9
 
 class FamilyEncoder(torch.nn.Module):
     """The v2 settings nn.TransformerEncoder has no form for (a gated FFN,
-    RoPE with a local base, local windows, norms without beta, no biases,
+    RoPE with a local base, relative biases and learned positions (MPNet),
+    local windows, norms without beta, no biases,
     head_dim, attention_scale), written out in plain torch ops so that the
     ONNX export traces them: docs/numerics.md's formulas on float embeddings,
     pooling none. Weights keep their docs/weights.md names."""
@@ -75,7 +76,8 @@ class FamilyEncoder(torch.nn.Module):
         super().__init__()
         s = reference.normalize_spec(spec)
         scheme = s["positional"]["scheme"]
-        if (s["vocab"] or scheme not in ("none", "sinusoidal", "rope") or s["pooling"] != "none"
+        if (s["vocab"] or scheme not in ("none", "sinusoidal", "rope", "relative", "learned")
+                or s["pooling"] != "none"
                 or s["normalize"] or s["embed_scale"] != 1.0
                 or (scheme == "rope" and s["positional"].get("style", "halves") != "halves")):
             raise SystemExit("torch_runner: FamilyEncoder does not compute %s" % s["name"])
@@ -94,6 +96,13 @@ class FamilyEncoder(torch.nn.Module):
                 cos, sin = reference.rope_tables(S, dk, base)
                 self.register_buffer(tag + "cos", torch.from_numpy(cos.astype(np.float32)))
                 self.register_buffer(tag + "sin", torch.from_numpy(sin.astype(np.float32)))
+        if scheme == "relative":
+            # T5's (and MPNet's) bucket of each offset j - i: the bias table
+            # is gathered through it.
+            i = np.arange(S)
+            self.register_buffer("rel_bucket", torch.from_numpy(reference.t5_bucket(
+                i[None, :] - i[:, None], s["positional"]["buckets"],
+                s["positional"]["max_distance"]).astype(np.int64)))
         self.register_buffer("zero_beta", torch.zeros(d))
         i = torch.arange(S)
         half = s["window"] // 2
@@ -151,6 +160,8 @@ class FamilyEncoder(torch.nn.Module):
         if s["positional"]["scheme"] == "rope":
             q, k = self.rope(q, local), self.rope(k, local)
         score = torch.matmul(q, k.transpose(-1, -2)) * s["attention_scale"]
+        if s["positional"]["scheme"] == "relative":
+            score = score + self.p("relative.bias")[self.rel_bucket[:S, :S]].permute(2, 0, 1)
         if local:
             score = score + self.band[:S, :S]
         if mask is not None:
@@ -169,6 +180,9 @@ class FamilyEncoder(torch.nn.Module):
         s = self.spec
         if s["positional"]["scheme"] == "sinusoidal":
             x = x + self.pe[: x.shape[1]]
+        elif reference.learns_positions(s):
+            o = s["position_offset"]
+            x = x + self.p("embed.positions")[o:o + x.shape[1]]
         if s["embed_norm"]:
             x = self.norm(x, "embed.norm")
         for n in range(s["blocks"]):
