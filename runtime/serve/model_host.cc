@@ -213,23 +213,23 @@ bool ModelHost::Tokens(std::string_view text, bool add_special,
 bool ModelHost::Decode(const std::vector<int32_t>& ids, bool skip_special,
                        std::string* text, std::string* why) const {
   const auto count = static_cast<int32_t>(ids.size());
+  // One decode in the common case: a buffer that holds 32 bytes a token;
+  // a longer text says how much it needs, and is decoded again into that.
+  std::string buf(ids.size() * 32 + 1, '\0');
   size_t needed = 0;
-  // The first call sizes the text (a too-small buffer writes nothing).
-  enc_status s = enc_tokenizer_decode(
-      tokenizer_, ids.data(), count, skip_special ? 1 : 0, nullptr, 0, &needed);
-  if (s != ENC_OK && needed == 0) {
-    *why = enc_last_error();
-    return false;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    if (enc_tokenizer_decode(tokenizer_, ids.data(), count,
+                             skip_special ? 1 : 0, buf.data(), buf.size(),
+                             &needed) == ENC_OK) {
+      buf.resize(needed - 1);  // without the NUL
+      *text = std::move(buf);
+      return true;
+    }
+    if (needed <= buf.size()) break;  // not a size problem: a bad id
+    buf.assign(needed, '\0');
   }
-  std::string buf(needed, '\0');
-  if (enc_tokenizer_decode(tokenizer_, ids.data(), count, skip_special ? 1 : 0,
-                           buf.data(), buf.size(), &needed) != ENC_OK) {
-    *why = enc_last_error();
-    return false;
-  }
-  buf.resize(needed > 0 ? needed - 1 : 0);  // without the NUL
-  *text = std::move(buf);
-  return true;
+  *why = enc_last_error();
+  return false;
 }
 
 bool ModelHost::Forward(const std::vector<const Sequence*>& seqs, float* out,
