@@ -7,9 +7,10 @@ families' modeling code, independent of the runtime's own name tables:
   to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True)
       -> OrderedDict of HF name -> array
 
-layout is one of bert, roberta, distilbert, t5, modernbert, electra, mpnet. `prefix` is
-the family prefix of the ...ForMaskedLM checkpoints ("bert.", "roberta.",
-"distilbert.", "model.", "electra.", "mpnet."); `gamma_beta` spells LayerNorm parameters as older
+layout is one of bert, roberta, distilbert, t5, modernbert, electra, mpnet,
+nomic_bert. `prefix` is the family prefix of the ...ForMaskedLM checkpoints
+("bert.", "roberta.", "distilbert.", "model.", "electra.", "mpnet.", and
+"bert." for NomicBertForPreTraining); `gamma_beta` spells LayerNorm parameters as older
 BERT checkpoints do; `extra` adds tensors a real checkpoint holds that the
 encoder does not use (pooler, heads, decoder, position_ids buffers).
 """
@@ -20,7 +21,8 @@ import numpy as np
 
 from enc_dev import reference as ref
 
-LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert", "electra", "mpnet")
+LAYOUTS = ("bert", "roberta", "distilbert", "t5", "modernbert", "electra", "mpnet",
+           "nomic_bert")
 
 
 def _ln(hf_prefix, canon_prefix, w, out, gamma_beta):
@@ -169,6 +171,38 @@ def _modernbert(spec, w, p, extra):
     return out
 
 
+def _nomic_bert(spec, w, p, extra):
+    # contrastors' NomicBertModel: embeddings (tokens, types), emb_ln, then
+    # encoder.layers.N: attn.Wqkv (Q|K|V stacked along the rows),
+    # attn.out_proj, norm1, mlp (fc11 * act(fc12) when gated, else fc1), fc2,
+    # norm2.
+    out = OrderedDict()
+    out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
+    if "embed.types" in w:
+        out[p + "embeddings.token_type_embeddings.weight"] = w["embed.types"]
+    _ln(p + "emb_ln", "embed.norm", w, out, False)
+    for n in range(spec["blocks"]):
+        L, c = p + "encoder.layers.%d." % n, "blocks.%d." % n
+        for suffix in ("weight", "bias"):
+            if c + "attn.q." + suffix in w:
+                out[L + "attn.Wqkv." + suffix] = np.concatenate(
+                    [w[c + m + "." + suffix] for m in ("attn.q", "attn.k", "attn.v")], axis=0)
+        _lin(L + "attn.out_proj", c + "attn.o", w, out)
+        if spec["ffn"] == "gated":
+            _lin(L + "mlp.fc11", c + "ffn.up", w, out)
+            _lin(L + "mlp.fc12", c + "ffn.gate", w, out)
+        else:
+            _lin(L + "mlp.fc1", c + "ffn.up", w, out)
+        _lin(L + "mlp.fc2", c + "ffn.down", w, out)
+        _ln(L + "norm1", c + "norm1", w, out, False)
+        _ln(L + "norm2", c + "norm2", w, out, False)
+    if extra:  # NomicBertForPreTraining's head, beside the prefix
+        d = spec["d_model"]
+        out["cls.predictions.transform.dense.weight"] = np.zeros((d, d))
+        out["cls.predictions.transform.layer_norm.weight"] = np.ones((d,))
+    return out
+
+
 # A classifier head's tensors as ...ForSequenceClassification names them:
 # (dense, output) module names; the encoder sits under the family prefix, the
 # head beside it (BERT's pooler inside the encoder, under the prefix).
@@ -232,6 +266,10 @@ def to_hf(layout, spec, weights, prefix="", gamma_beta=False, extra=True):
         if spec["head"]["scheme"] != "none":
             raise ValueError("mpnet: no head is written in this layout")
         return _mpnet(spec, weights, prefix, gamma_beta, extra)
+    if layout == "nomic_bert":
+        if spec["head"]["scheme"] != "none":
+            raise ValueError("nomic_bert: no head is written in this layout")
+        return _nomic_bert(spec, weights, prefix, extra)
     if layout == "distilbert":
         return _head(layout, spec, weights, prefix,
                      _distilbert(spec, weights, prefix, extra))
@@ -265,6 +303,9 @@ if __name__ == "__main__":
                            embed_norm=True, eps=1e-12),
         "mpnet": dict(d_model=16, heads=2, blocks=2, vocab=11, position_offset=2,
                       embed_norm=True, positional={"scheme": "relative", "absolute": True}),
+        "nomic_bert": dict(d_model=16, heads=2, blocks=2, vocab=11, type_vocab=2, bias=False,
+                           embed_norm=True, ffn="gated", activation="silu",
+                           positional={"scheme": "rope", "base": 1000.0}),
         "t5": dict(d_model=16, heads=2, head_dim=4, blocks=2, vocab=11, norm="pre",
                    norm_type="rmsnorm", bias=False, ffn="gated", activation="gelu_tanh",
                    positional={"scheme": "relative"}, attention_scale=1.0),

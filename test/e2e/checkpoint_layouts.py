@@ -27,7 +27,10 @@ of the wrong shape must be named with the shape it needs.
 T5 (t5-small, t5-v1_1-small, flan-t5-small) with `shared.weight` and with
 T5EncoderModel's `encoder.embed_tokens.weight`, and its decoder and lm_head
 tensors beside. MPNet (all-mpnet-base-v2): learned positions after the
-padding row and the encoder's one relative-bias table. Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
+padding row and the encoder's one relative-bias table. NomicBERT
+(nomic-embed-text-v1.5, narrower: 3 blocks of 64, n_inner 160 rounded up to
+256): fused Wqkv, fc11/fc12, and besides the float64 reference a torch
+transcription of contrastors' own model (nomic_torch.py). Variants: BERT's names under the `bert.` prefix and with LayerNorm gamma/beta
 (on all-MiniLM-L6-v2, a BERT), DistilBERT's under `distilbert.`. A file in
 another layout must fail with the layout it looks like and the missing
 tensors listed under this layout's names.
@@ -75,6 +78,8 @@ CASES = [
     ("t5-v1_1-small", "t5", [("plain", "", False)]),
     ("flan-t5-small", "t5", [("plain", "", False)]),
     ("all-mpnet-base-v2", "mpnet", [("plain", "", False), ("prefix", "mpnet.", False)]),
+    ("nomic-embed-text-v1.5", "nomic_bert", [("plain", "", False), ("prefix", "bert.", False)],
+     dict(n_embd=64, n_head=4, n_layer=3, n_inner=160, n_positions=64)),
     ("ModernBERT-base", "modernbert",
      [("plain", "", False), ("prefix", "model.", False), ("bf16", "model.", False, "BF16")],
      dict(hidden_size=64, num_attention_heads=4, num_hidden_layers=4, intermediate_size=96,
@@ -208,7 +213,7 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
         if layout == "t5":
             if variant == "embed_tokens":  # T5EncoderModel's name for the table
                 hf["encoder.embed_tokens.weight"] = hf.pop("shared.weight")
-        elif layout != "modernbert":  # BERT's and DistilBERT's buffer
+        elif layout not in ("modernbert", "nomic_bert"):  # BERT's, DistilBERT's buffer
             hf[prefix + "embeddings.position_ids"] = np.arange(
                 spec["max_len"] + spec.get("position_offset", 0), dtype=np.int64)[None]
         path = os.path.join(casedir, "hf-%s.safetensors" % variant)
@@ -235,14 +240,44 @@ def check_case(workdir, config, layout, variants, seed, changes=None):
     good = (rc != 0 and "looks like a Hugging Face %s checkpoint" % looks in msg
             and re.search(r"\d+ of the \d+ tensors the model reads are missing", msg)
             and "(checkpoint = %s)" % layout in msg
-            and re.search(r"'(encoder\.layer|transformer\.layer|encoder\.block|layers)\.0\.",
+            and re.search(r"'(encoder\.layers?|transformer\.layer|encoder\.block|layers)\.0\.",
                           msg))
     results.append(("%s file refused as %s" % (other, looks), config, bool(good),
                     msg.strip().splitlines()[-1][:200] if not good else ""))
     if layout == "modernbert":
         results += check_fused_errors(spec, w, hf_exe, casedir)
+    if layout == "nomic_bert":
+        results.append(check_nomic_torch(spec, w, used, tokens, hf_exe, casedir, source,
+                                         expected.size))
     shutil.rmtree(casedir, ignore_errors=True)
     return results
+
+
+def check_nomic_torch(spec, w, used, tokens, exe, casedir, config_path, out_floats):
+    """The HF-named file against nomic_torch.py, a transcription of
+    contrastors' NomicBertModel (and sentence-transformers' mean) in torch."""
+    import nomic_torch
+    with open(config_path if config_path.endswith(".json")
+              else os.path.join(config_path, "config.json")) as f:
+        config = json.load(f)
+    hf = hf_layouts.to_hf("nomic_bert", spec, w, extra=False)
+    path = os.path.join(casedir, "hf-torch.safetensors")
+    safetensors_io.write_sparse(path, hf)
+    out = harness_output(exe, path, casedir, out_floats)
+    os.remove(path)
+    compact = {n: (a.values if isinstance(a, safetensors_io.SparseRows) else a)
+               for n, a in hf.items()}
+    hidden = nomic_torch.forward(compact, config, np.searchsorted(used, tokens), LENGTHS)
+    if spec["pooling"] == "mean":  # the directory's 1_Pooling
+        expected = nomic_torch.mean_pool(hidden, LENGTHS).numpy()
+    elif spec["pooling"] == "none":  # a lone config.json: padding rows are zero
+        valid = np.arange(SEQ)[None, :] < np.asarray(LENGTHS)[:, None]
+        expected = np.where(valid[:, :, None], hidden.numpy(), 0.0)
+    else:
+        raise ValueError("pooling %r: not checked against torch" % spec["pooling"])
+    _, rel, ok = encc_case.compare(out, expected)
+    return ("nomic_bert names vs contrastors' NomicBertModel in torch", "nomic-embed-text-v1.5",
+            ok, "rel %.2e" % rel)
 
 
 def check_fused_errors(spec, w, exe, casedir):

@@ -194,6 +194,7 @@ private:
   void t5();
   void modernbert();
   void electra();
+  void nomicBert();
 
   const json::Object &Config;
   std::string ConfigName;
@@ -360,6 +361,9 @@ void Importer::quirks(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::MpNet:
     mpnet();
     return;
+  case enc::CheckpointLayout::NomicBert:
+    nomicBert();
+    return;
   }
 }
 
@@ -415,6 +419,7 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::Enc:
   case enc::CheckpointLayout::T5:
   case enc::CheckpointLayout::MpNet:
+  case enc::CheckpointLayout::NomicBert:
     error("key 'architectures' is [\"" + Arch +
           "\"]: encc has no classifier head for this family yet");
     return;
@@ -490,6 +495,7 @@ void Importer::maskedLM(enc::CheckpointLayout Layout) {
   case enc::CheckpointLayout::T5:
   case enc::CheckpointLayout::Electra:
   case enc::CheckpointLayout::MpNet:
+  case enc::CheckpointLayout::NomicBert:
     error(What + ": encc has no masked-LM head for this family yet");
     return;
   }
@@ -573,6 +579,114 @@ void Importer::mpnet() {
       "relative(buckets = 32, max_distance = 128, absolute = true)",
       "MPNet: learned positions, and relative_attention_bias in every block");
   get("pad_token_id");
+}
+
+void Importer::nomicBert() {
+  // NomicBertConfig's defaults are GPT-2's and contrastors' own: rotary
+  // positions only with rotary_emb_fraction > 0, biases on.
+  std::optional<double> Fraction = number("rotary_emb_fraction", 0.0);
+  if (Fraction && *Fraction != 1.0)
+    error(formatv("key 'rotary_emb_fraction' is {0}: encc's NomicBERT rotates "
+                  "every dimension of a head (1.0)",
+                  floatText(*Fraction)));
+  for (StringRef Key : {"rotary_emb_scale_base", "rotary_scaling_factor"})
+    if (const json::Value *V = get(Key); V && V->kind() != json::Value::Null)
+      error("key '" + Key +
+            "' is set: encc computes NomicBERT's plain rotary positions, "
+            "not their scaled (xPos or dynamic NTK) forms");
+  get("max_trained_positions"); // read only by the dynamic NTK scaling
+  std::optional<double> Base = number("rotary_emb_base", 10000.0);
+  std::optional<bool> Interleaved = boolean("rotary_emb_interleaved", false);
+  if (Base && Interleaved)
+    set("positional",
+        "rope(base = " + floatText(*Base) +
+            (*Interleaved ? ", style = interleaved" : "") + ")",
+        "rotary_emb_base, rotary_emb_interleaved");
+  refuseIfTrue("prenorm", "encc reads NomicBERT's post-norm blocks only");
+  refuseIfTrue("parallel_block", "encc's blocks run attention, then the "
+                                 "feed-forward layer");
+  refuseIfTrue("use_rms_norm", "NomicBERT's norms are then RMSNorm, whose "
+                               "checkpoint names encc does not read");
+  refuseIfTrue("causal", "encc compiles bidirectional encoders");
+  if (std::optional<int64_t> Experts = integer("num_experts", 0);
+      Experts && *Experts > 0)
+    error(formatv("key 'num_experts' is {0}: encc has no mixture-of-experts "
+                  "feed-forward layer",
+                  *Experts));
+  // GPT2Config maps max_position_embeddings onto n_positions: two values
+  // that differ leave the length ambiguous.
+  const json::Value *NPos = Config.get("n_positions");
+  if (const json::Value *M = get("max_position_embeddings");
+      M && NPos && M->getAsInteger() != NPos->getAsInteger())
+    error("keys 'max_position_embeddings' and 'n_positions' differ: which "
+          "length the model reads is ambiguous");
+  // The vocabulary is padded up to pad_vocab_size_multiple rows.
+  std::optional<int64_t> Vocab = integer("vocab_size", 50257); // GPT-2's
+  std::optional<int64_t> Multiple = integer("pad_vocab_size_multiple", 1);
+  if (Multiple && *Multiple < 1)
+    error(formatv("key 'pad_vocab_size_multiple' is {0}: it must be >= 1",
+                  *Multiple));
+  else if (Vocab && Multiple)
+    set("vocab", Twine((*Vocab + *Multiple - 1) / *Multiple * *Multiple),
+        *Multiple == 1 ? "vocab_size"
+                       : "vocab_size, padded to pad_vocab_size_multiple");
+  if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
+    set("type_vocab", Twine(*T), "type_vocab_size");
+  // swiglu / geglu: the gated MLP, fc11 * act(fc12), its width n_inner
+  // (or 8/3 of n_embd) rounded up to a multiple of 256; otherwise
+  // NomicBertMLP, fc1 then act, n_inner or 4 n_embd wide.
+  std::optional<std::string> Fn = string("activation_function", "gelu_new");
+  // Plain values, 0 when absent (GCC misreads optionals here).
+  const json::Value *D = Config.get("n_embd"); // read by its table row
+  const int64_t Embd = D ? D->getAsInteger().value_or(0) : int64_t(0);
+  const json::Value *Inner = get("n_inner");
+  const bool HasInner = Inner && Inner->kind() != json::Value::Null;
+  const int64_t Width = HasInner ? Inner->getAsInteger().value_or(0) : 0;
+  if (HasInner && Width < 1)
+    error("key 'n_inner' is not a positive integer");
+  if (Fn && Embd > 0) {
+    bool Gated = *Fn == "swiglu" || *Fn == "geglu";
+    std::optional<StringRef> Act =
+        *Fn == "swiglu"  ? std::optional<StringRef>("silu")
+        : *Fn == "geglu" ? std::optional<StringRef>("gelu")
+                         : activationFor(*Fn);
+    if (!Act) {
+      error("key 'activation_function' is \"" + *Fn +
+            "\": encc takes swiglu, geglu or one of " + activationList());
+    } else {
+      int64_t Ff = HasInner ? Width : Gated ? 8 * Embd / 3 : 4 * Embd;
+      if (Gated)
+        Ff = (Ff + 255) / 256 * 256;
+      set("ffn", Gated ? "gated" : "dense",
+          Twine("activation_function \"") + *Fn + "\"");
+      set("activation", *Act, Twine("activation_function \"") + *Fn + "\"");
+      set("d_ff", Twine(Ff),
+          Gated ? "n_inner, rounded up to a multiple of 256" : "n_inner");
+    }
+  }
+  std::optional<bool> Qkv = boolean("qkv_proj_bias", true);
+  std::optional<bool> Fc1 = boolean("mlp_fc1_bias", true);
+  std::optional<bool> Fc2 = boolean("mlp_fc2_bias", true);
+  if (Qkv && Fc1 && Fc2) {
+    if (*Qkv != *Fc1 || *Fc1 != *Fc2)
+      error(formatv("keys 'qkv_proj_bias' ({0}), 'mlp_fc1_bias' ({1}) and "
+                    "'mlp_fc2_bias' ({2}) differ; encc's 'bias' covers every "
+                    "linear layer",
+                    *Qkv, *Fc1, *Fc2));
+    else
+      set("bias", *Qkv ? "true" : "false",
+          "qkv_proj_bias, mlp_fc1_bias, mlp_fc2_bias");
+  }
+  // Kernel and training choices that compute the same model, and GPT-2's
+  // keys that NomicBERT's code does not read.
+  for (StringRef Key :
+       {"fused_bias_fc", "fused_dropout_add_ln", "use_flash_attn",
+        "use_xentropy", "dense_seq_output", "parallel_block_tied_norm",
+        "pad_token_id", "attn_pdrop", "embd_pdrop", "resid_pdrop", "n_ctx",
+        "reorder_and_upcast_attn", "scale_attn_by_inverse_layer_idx",
+        "scale_attn_weights", "summary_activation", "summary_proj_to_labels",
+        "summary_type", "summary_use_proj", "auto_map"})
+    get(Key);
 }
 
 void Importer::distilbert() {

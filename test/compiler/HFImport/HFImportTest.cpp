@@ -240,6 +240,64 @@ TEST(HFImportTest, MpNetBucketsOtherThan32AreRefused) {
       << R.Errors[0];
 }
 
+TEST(HFImportTest, NomicBertRoundsItsWidthsAndRotatesEveryDimension) {
+  // nomic-embed-text-v1.5's keys: GPT-2's names, a gated feed-forward layer
+  // whose width rounds up to a multiple of 256, a vocabulary padded to 64.
+  HFImportResult R = import(R"({
+    "model_type": "nomic_bert", "n_embd": 768, "n_head": 12, "n_layer": 12,
+    "n_inner": 3000, "n_positions": 8192, "vocab_size": 30522,
+    "pad_vocab_size_multiple": 64, "activation_function": "swiglu",
+    "rotary_emb_fraction": 1.0, "rotary_emb_base": 1000,
+    "qkv_proj_bias": false, "mlp_fc1_bias": false, "mlp_fc2_bias": false,
+    "layer_norm_epsilon": 1e-12, "type_vocab_size": 2,
+    "rotary_scaling_factor": null, "max_trained_positions": 2048})");
+  ASSERT_TRUE(R.Errors.empty()) << R.Errors[0];
+  EXPECT_TRUE(R.Warnings.empty()) << R.Warnings[0];
+  EXPECT_EQ(line(R.Enc, "checkpoint"), "checkpoint = nomic_bert");
+  EXPECT_EQ(line(R.Enc, "d_ff"), "d_ff = 3072");
+  EXPECT_EQ(line(R.Enc, "vocab"), "vocab = 30528");
+  EXPECT_EQ(line(R.Enc, "ffn"), "ffn = gated");
+  EXPECT_EQ(line(R.Enc, "activation"), "activation = silu");
+  EXPECT_EQ(line(R.Enc, "positional"), "positional = rope(base = 1000.0)");
+  EXPECT_EQ(line(R.Enc, "max_len"), "max_len = 8192");
+  EXPECT_EQ(line(R.Enc, "type_vocab"), "type_vocab = 2");
+  EXPECT_EQ(line(R.Enc, "bias"), "bias = false");
+  EXPECT_EQ(line(R.Enc, "norm"), "norm = post");
+  EXPECT_EQ(resolveErrors(R.Enc), "");
+}
+
+TEST(HFImportTest, NomicBertRefusesWhatItDoesNotCompute) {
+  auto ErrorOf = [](const std::string &Extra) {
+    HFImportResult R = import(R"({
+      "model_type": "nomic_bert", "n_embd": 64, "n_head": 4, "n_layer": 2,
+      "n_inner": 256, "n_positions": 512, "vocab_size": 100,
+      "rotary_emb_base": 1000)" +
+                              Extra + "}");
+    return R.Errors.empty() ? std::string("no error") : R.Errors[0];
+  };
+  // Without rotary_emb_fraction, NomicBertConfig's default (0.0) learns
+  // positions, which this layout has no name for.
+  EXPECT_NE(ErrorOf("").find("key 'rotary_emb_fraction' is 0.0"),
+            std::string::npos);
+  const std::string Rotary = R"(, "rotary_emb_fraction": 1.0)";
+  EXPECT_NE(ErrorOf(Rotary + R"(, "rotary_scaling_factor": 2.0)")
+                .find("key 'rotary_scaling_factor' is set"),
+            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(Rotary + R"(, "prenorm": true)").find("key 'prenorm' is true"),
+      std::string::npos);
+  EXPECT_NE(
+      ErrorOf(Rotary + R"(, "num_experts": 8)").find("key 'num_experts' is 8"),
+      std::string::npos);
+  EXPECT_NE(ErrorOf(Rotary + R"(, "qkv_proj_bias": false)")
+                .find("keys 'qkv_proj_bias' (false), 'mlp_fc1_bias' (true)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Rotary + R"(, "activation_function": "glu")")
+                .find("key 'activation_function' is \"glu\""),
+            std::string::npos);
+  EXPECT_EQ(ErrorOf(Rotary), "no error"); // NomicBertMLP, gelu_new
+}
+
 TEST(HFImportTest, DistilBertHasNoTokenTypesAndAFixedEps) {
   HFImportResult R = import(R"({
     "model_type": "distilbert", "dim": 768, "n_heads": 12, "hidden_dim": 3072,
@@ -288,6 +346,10 @@ TEST(HFImportTest, EveryModelTypeOfTheTableImportsAndResolves) {
     for (const FamilyConfigKey &K : familyConfigKeys())
       if (K.Layout == M.Layout && K.Required)
         Config[K.ConfigKey] = ValueOf(K.Key);
+    // NomicBertConfig's default rotary_emb_fraction (0.0) learns positions,
+    // which its layout has no names for: its configs all set 1.0.
+    if (M.Layout == CheckpointLayout::NomicBert)
+      Config["rotary_emb_fraction"] = 1.0;
     HFImportResult R = importConfig(Config, "config.json", "m");
     ASSERT_TRUE(R.Errors.empty()) << M.ModelType << ": " << R.Errors[0];
     EXPECT_EQ(line(R.Enc, "checkpoint"),
