@@ -36,7 +36,7 @@ struct Refusal {
 // route there is (and the only values a metric's route label takes).
 const char* const kPosts[] = {"/embed",     "/v1/embeddings", "/rerank",
                               "/predict",   "/tokenize",      "/embed_sparse",
-                              "/embed_all", "/decode"};
+                              "/embed_all", "/decode",        "/similarity"};
 const char* const kGets[] = {"/health", "/info", "/metrics"};
 
 bool IsOneOf(const std::string& path, const char* const* first,
@@ -523,6 +523,55 @@ Reply Routes::Route(const std::string& method, const std::string& path,
           {"data", std::move(out)},
           {"model", req.value("model", options_.model_id)},
           {"usage", {{"prompt_tokens", *tokens}, {"total_tokens", *tokens}}}};
+    }
+    reply.body = out.dump();
+    return reply;
+  }
+
+  if (path == "/similarity") {
+    // TEI's (and the Hub's sentence-similarity task): the cosine of
+    // source_sentence's embedding with each of sentences', one forward.
+    RequireHead(
+        *host_, path,
+        pooled && (info.head == ENC_HEAD_NONE || info.head == ENC_HEAD_DENSE),
+        "pooling and no task head");
+    const auto it = req.find("inputs");
+    if (it == req.end() || !it->is_object()) {
+      Refuse(422, "Validation",
+             "missing field 'inputs' (an object with 'source_sentence' and "
+             "'sentences')");
+    }
+    const auto source = it->find("source_sentence");
+    if (source == it->end() || !source->is_string()) {
+      Refuse(422, "Validation",
+             "missing field 'inputs.source_sentence' (a string)");
+    }
+    if (source->get_ref<const std::string&>().empty()) {
+      Refuse(400, "Empty", "the source sentence is empty");
+    }
+    // The source sentence takes one of the batch's places.
+    const std::vector<std::string> sentences =
+        Texts(*it, "sentences", options_.max_client_batch_size - 1);
+    std::vector<Sequence> seqs;
+    seqs.push_back(tokenize(source->get<std::string>(), nullptr));
+    for (const std::string& t : sentences) seqs.push_back(tokenize(t, nullptr));
+    const std::vector<float> rows = Run(batcher_, std::move(seqs));
+    auto norm = [&](size_t i) {
+      double sum = 0;
+      for (size_t k = 0; k < width; ++k) {
+        sum += double(rows[i * width + k]) * rows[i * width + k];
+      }
+      return std::sqrt(sum);
+    };
+    const double source_norm = norm(0);
+    json out = json::array();
+    for (size_t i = 1; i <= sentences.size(); ++i) {
+      double dot = 0;
+      for (size_t k = 0; k < width; ++k) {
+        dot += double(rows[k]) * rows[i * width + k];
+      }
+      const double n = source_norm * norm(i);
+      out.push_back(static_cast<float>(n > 0 ? dot / n : 0.0));
     }
     reply.body = out.dump();
     return reply;

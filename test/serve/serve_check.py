@@ -3,7 +3,7 @@
 sockets on the loopback, every loop bounded in count and time:
 
 - /embed, /v1/embeddings (float and base64, texts or token ids), /tokenize,
-  /decode, /health, /info,
+  /decode, /similarity, /health, /info,
   /metrics; each answer equal to the library's forward of the same ids,
   bit for bit when the request is a batch alone, and within 1e-6 under
   concurrent clients (whose batches mix requests);
@@ -180,6 +180,16 @@ def check_embed(exe, lib, weights):
         check(status == 200 and np.array_equal(np.array(rows, np.float32), want[[2, 1]]),
               "/embed of a text and a list of ids, mixed: each its own row")
 
+        # /similarity: the cosine of the source's row with each sentence's,
+        # from the same forward as /embed's (float64 here, as the server).
+        status, out = srv.post("/similarity", {"inputs": {"source_sentence": TEXTS[0],
+                                                          "sentences": TEXTS[1:]}})
+        w = want.astype(np.float64)
+        cos = (w[1:] @ w[0]) / (np.linalg.norm(w[1:], axis=1) * np.linalg.norm(w[0]))
+        got = np.array(out, np.float64) if status == 200 else np.zeros(0)
+        check(status == 200 and got.shape == (4,) and np.abs(got - cos).max() < 1e-6,
+              "/similarity: cosine of the source's embedding with each sentence's")
+
         status, out = srv.post("/tokenize", {"inputs": [TEXTS[1]]})
         enc_ids = tok.encode(TEXTS[1])
         check(status == 200 and [t["id"] for t in out[0]] == enc_ids.ids
@@ -228,6 +238,17 @@ def check_embed(exe, lib, weights):
             ("bad dimensions", error("/embed", {"inputs": "a", "dimensions": 33}), 400, "Validation"),
             ("normalize false", error("/embed", {"inputs": "a", "normalize": False}), 400, "Validation"),
             ("a head it lacks", error("/rerank", {"query": "q", "texts": ["a"]}), 400, "Validation"),
+            ("similarity without inputs", error("/similarity", {"source_sentence": "a"}), 422,
+             "Validation"),
+            ("similarity of an empty source",
+             error("/similarity", {"inputs": {"source_sentence": "", "sentences": ["a"]}}), 400,
+             "Empty"),
+            ("similarity without sentences",
+             error("/similarity", {"inputs": {"source_sentence": "a", "sentences": []}}), 400,
+             "Empty"),
+            ("similarity of too many sentences",
+             error("/similarity", {"inputs": {"source_sentence": "a", "sentences": ["b"] * 8}}),
+             413, "Validation"),
             ("decode without ids", error("/decode", {"id": [1]}), 422, "Validation"),
             ("decode of an id out of range", error("/decode", {"ids": [5, 99999]}), 422,
              "Validation"),
@@ -290,7 +311,7 @@ def check_embed(exe, lib, weights):
         status, _, metrics = srv.request("GET", "/metrics")
         text = metrics.decode()
         check(status == 200 and 'enc_requests_total{route="/embed",status="200"}' in text
-              and "enc_batch_size_bucket" in text and 'enc_errors_total{kind="Empty"} 3' in text,
+              and "enc_batch_size_bucket" in text and 'enc_errors_total{kind="Empty"} 5' in text,
               "/metrics: requests by route and status, batch sizes, errors by kind")
     finally:
         rc = srv.stop()
@@ -365,6 +386,10 @@ def check_heads(exe, lib, weights):
         status, out = srv.post("/embed", {"inputs": "x"})
         check(status == 400 and "cannot serve /embed" in out["error"],
               "/embed on a cross-encoder: 400 naming the head")
+        status, out = srv.post("/similarity", {"inputs": {"source_sentence": "x",
+                                                          "sentences": ["y"]}})
+        check(status == 400 and "cannot serve /similarity" in out["error"],
+              "/similarity on a cross-encoder: 400 naming the head")
 
     labels = enc.load(lib, weights["labels3"], "labels3")
     with Server(exe, lib, weights["labels3"], "--encoder", "labels3") as srv:
