@@ -52,6 +52,7 @@ MODELS = {
     "modernbert": ("bench/models/families_emb.enc", "modernbert_emb"),
     "modernbert_local": ("bench/models/families_emb.enc", "modernbert_local_emb"),
     "mpnet": ("bench/models/families_emb.enc", "mpnet_emb"),
+    "nomic": ("bench/models/families_emb.enc", "nomic_emb"),
     "bert_preln_long": ("bench/models/bert_base_emb.enc", "bert_base_emb_preln_long"),
     "modernbert_long": ("bench/models/families_emb.enc", "modernbert_long_emb"),
 }
@@ -79,6 +80,9 @@ for _c in [("gated-bert b1s128", "gated_bert", 1, 128, None, False),
            ("modernbert-local b1s512", "modernbert_local", 1, 512, None, False),
            ("mpnet b1s128", "mpnet", 1, 128, None, False),
            ("mpnet b8s128", "mpnet", 8, 128, None, False),
+           ("nomic b1s128", "nomic", 1, 128, None, False),
+           ("nomic b8s128", "nomic", 8, 128, None, False),
+           ("nomic b1s2048", "nomic", 1, 2048, None, False),
            # encc with precision = int8 (the peers run fp32: "diff" is then
            # int8's error, not a disagreement)
            ("bert-int8 b1s128", "bert_int8", 1, 128, None, False),
