@@ -12,47 +12,7 @@
 // The two products are register-blocked per target (kRows, kScoreVecs,
 // kSumVecs below) so that neither spills.
 
-#ifndef ENC_KERNELS_ATTENTION_ARGS_
-#define ENC_KERNELS_ATTENTION_ARGS_
-#include <stddef.h>
-#include <stdint.h>
-
-#include <atomic>
-
-#include "enc/kernels/attention.h"
-
-namespace enc {
-struct AttentionArgs {
-  enc_attention_params p;
-  int32_t batch, seq_len;
-  const int32_t* lengths;    // or nullptr
-  const int64_t* first_row;  // [batch]: sequence b's first packed row
-  const float* q;
-  const float* k;
-  const float* v;
-  int64_t ld_in;
-  float* out;
-  int64_t ld_out;
-  std::atomic<bool> out_of_memory{false};
-  // Sequences at least this long run head by head over all threads
-  // (AttentionSplitFrom); the rest one (sequence, head) per task.
-  size_t split_from = SIZE_MAX;
-};
-
-// From this length on, a sequence's heads run one at a time with every
-// thread on each (shared panels): below it, per-(sequence, head) tasks
-// already keep the threads busy and a head's panels are small.
-constexpr size_t kAttentionSplitFrom = 1024;
-
-// The length from which sequences run head by head, for `threads` threads:
-// kAttentionSplitFrom when threads > 1, else never; or what a test set.
-size_t AttentionSplitFrom(int threads);
-
-// Tests: min_len > 0 splits every sequence at least that long (whatever the
-// thread count); 0 restores the default.
-void SetAttentionSplitFromForTest(int64_t min_len);
-}  // namespace enc
-#endif  // ENC_KERNELS_ATTENTION_ARGS_
+#include "kernels/attention_args.h"
 
 #if defined(ENC_KERNELS_ATTENTION_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef ENC_KERNELS_ATTENTION_INL_H_
@@ -331,15 +291,15 @@ HWY_INLINE void PackKeys(const AttentionArgs& a, const HeadShape& s, int64_t b,
   const size_t L = s.L, dk = s.dk, dkp = s.dkp, kJ = s.kJ;
   const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
-  const float* kbase = a.k + row0 * a.ld_in + col;
-  const float* vbase = a.v + row0 * a.ld_in + col;
+  const float* kbase = a.k + row0 * a.ld_kv + col;
+  const float* vbase = a.v + row0 * a.ld_kv + col;
   // Kp, tr keys at a time through T (tr divides kJ: both are powers of two),
   // so that the stores are runs of consecutive floats, not single strided ones.
   const size_t tr = std::min(kTransposeRows, kJ);
   for (size_t j0 = j_lo; j0 < j_hi; j0 += tr) {
     const size_t nb = j0 < L ? std::min(tr, L - j0) : 0;
     for (size_t jj = 0; jj < nb; ++jj) {
-      RotateRow(p, kbase + (j0 + jj) * a.ld_in, 1.0f,
+      RotateRow(p, kbase + (j0 + jj) * a.ld_kv, 1.0f,
                 static_cast<int64_t>(j0 + jj), T + jj * dkp, 1);
     }
     float* panel = hp.Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
@@ -351,7 +311,7 @@ HWY_INLINE void PackKeys(const AttentionArgs& a, const HeadShape& s, int64_t b,
     }
   }
   for (size_t j = j_lo; j < std::min(j_hi, L); ++j) {
-    const float* src = vbase + j * a.ld_in;
+    const float* src = vbase + j * a.ld_kv;
     size_t c0 = 0;
     for (; c0 < dkp; c0 += c0 < s.full_cols ? s.kW : s.N) {
       const size_t w = c0 < s.full_cols ? s.kW : s.N;
@@ -389,8 +349,10 @@ HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
   const size_t Lj = s.Lj, ld = s.ld;
   const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
-  float* out = a.out + row0 * a.ld_out + col;
-  const float* qbase = a.q + row0 * a.ld_in + col;
+  // q and out hold the packed rows [q_first, q_end) only.
+  float* out = a.out + col;
+  const float* qbase = a.q + col;
+  const int64_t q_row = row0 - a.q_first;  // row of query i: q_row + i
   const size_t S = static_cast<size_t>(a.seq_len);
   float* probs = ProbsOf(a, b, h);
   float* Q = rows_scratch;
@@ -421,8 +383,8 @@ HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
     const size_t j_end = local ? RoundUp(keys.hi, N) : Lj;
     for (size_t r = 0; r < kRows; ++r) {
       const size_t i = i0 + std::min(r, rows - 1);  // repeat the last row
-      RotateRow(p, qbase + i * a.ld_in, p.scale, static_cast<int64_t>(i),
-                Q + r * dkp, 1);
+      RotateRow(p, qbase + (q_row + static_cast<int64_t>(i)) * a.ld_q, p.scale,
+                static_cast<int64_t>(i), Q + r * dkp, 1);
     }
     // As many vectors at a time as the key panel holds from j0 on.
     for (size_t j0 = j_begin; j0 < j_end;) {
@@ -471,18 +433,40 @@ HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
     }
     for (size_t r = 0; r < rows; ++r) {
       const float* o = O + r * dkp;
-      float* dst = out + (i0 + r) * a.ld_out;
+      float* dst = out + (q_row + static_cast<int64_t>(i0 + r)) * a.ld_out;
       const float inv = inv_sum[r];
       for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
     }
   }
 }
 
+// The query rows of sequence b (starting at packed row row0, L long) that
+// this call computes: those inside the packed rows [q_first, q_end).
+HWY_INLINE KeyRange QueriesOf(const AttentionArgs& a, int64_t b, size_t L) {
+  const int64_t row0 = a.first_row[b];
+  const int64_t n = static_cast<int64_t>(L);
+  const int64_t lo = std::min(n, std::max<int64_t>(0, a.q_first - row0));
+  const int64_t hi = std::min(n, std::max<int64_t>(0, a.q_end - row0));
+  return KeyRange{static_cast<size_t>(lo),
+                  static_cast<size_t>(std::max(lo, hi))};
+}
+
+// The key blocks (multiples of kJ, up to Lj) the queries q of a head read:
+// every one for a global block, those within window / 2 for a local one.
+HWY_INLINE KeyRange KeyBlocksOf(const AttentionArgs& a, const HeadShape& s,
+                                const KeyRange& q) {
+  if (a.p.window <= 0) return KeyRange{0, s.Lj};
+  const KeyRange keys =
+      LocalKeys(s.L, q.lo, q.hi, static_cast<size_t>(a.p.window / 2));
+  return KeyRange{keys.lo / s.kJ * s.kJ,
+                  std::min(s.Lj, RoundUp(keys.hi, s.kJ))};
+}
+
 // One (sequence b, head h) on the calling thread, in its own scratch.
 HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const HeadShape s = ShapeOf(a, b);
-  ZeroPaddingProbs(a, s, b, h);
-  if (s.L == 0) return;
+  const KeyRange q = QueriesOf(a, b, s.L);
+  if (q.lo >= q.hi) return;
   float* buf = Scratch(s.PanelFloats() + s.RowFloats());
   if (buf == nullptr) {
     a.out_of_memory.store(true);
@@ -490,9 +474,11 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   }
   const HeadPanels hp = CarvePanels(s, buf);
   float* rows = buf + s.PanelFloats();
-  PackKeys(a, s, b, h, hp, 0, s.Lj, rows + 2 * kRows * s.dkp + kRows * s.ld);
+  const KeyRange kb = KeyBlocksOf(a, s, q);
+  PackKeys(a, s, b, h, hp, kb.lo, kb.hi,
+           rows + 2 * kRows * s.dkp + kRows * s.ld);
   if (a.p.rel_bucket != nullptr) FillRelative(a, s, h, hp.Rel);
-  QueryRows(a, s, b, h, hp, 0, s.L, rows);
+  QueryRows(a, s, b, h, hp, q.lo, q.hi, rows);
 }
 
 }  // namespace HWY_NAMESPACE

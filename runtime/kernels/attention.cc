@@ -39,6 +39,15 @@ static void AttentionTask(void* ctx, int64_t begin, int64_t end) {
   }
 }
 
+// Zeroes the probability rows past each sequence's length, for every head.
+static void ZeroAllPaddingProbs(const AttentionArgs& a) {
+  if (a.p.probs == nullptr || !a.zero_padding_probs) return;
+  for (int32_t b = 0; b < a.batch; ++b) {
+    const HeadShape s = ShapeOf(a, b);
+    for (int64_t h = 0; h < a.p.heads; ++h) ZeroPaddingProbs(a, s, b, h);
+  }
+}
+
 #ifdef ENC_ATTENTION_HAVE_THREADS
 // A long sequence, head by head: every thread packs a share of the head's
 // keys into one shared set of panels, then scores a share of its query rows.
@@ -49,6 +58,8 @@ struct SharedHead {
   HeadShape s;
   int64_t b, h;
   HeadPanels hp;
+  KeyRange q;  // the query rows of this call
+  size_t kb0;  // the first key block packed (a multiple of kJ)
 };
 
 // Key blocks [begin, end) of kJ keys each.
@@ -59,8 +70,9 @@ static void PackTask(void* ctx, int64_t begin, int64_t end) {
     t.a->out_of_memory.store(true);
     return;
   }
-  PackKeys(*t.a, t.s, t.b, t.h, t.hp, static_cast<size_t>(begin) * t.s.kJ,
-           static_cast<size_t>(end) * t.s.kJ, T);
+  PackKeys(*t.a, t.s, t.b, t.h, t.hp,
+           t.kb0 + static_cast<size_t>(begin) * t.s.kJ,
+           t.kb0 + static_cast<size_t>(end) * t.s.kJ, T);
 }
 
 // Query blocks [begin, end) of kRows rows each.
@@ -71,8 +83,9 @@ static void QueryTask(void* ctx, int64_t begin, int64_t end) {
     t.a->out_of_memory.store(true);
     return;
   }
-  QueryRows(*t.a, t.s, t.b, t.h, t.hp, static_cast<size_t>(begin) * kRows,
-            std::min(static_cast<size_t>(end) * kRows, t.s.L), rows);
+  QueryRows(*t.a, t.s, t.b, t.h, t.hp,
+            t.q.lo + static_cast<size_t>(begin) * kRows,
+            std::min(t.q.lo + static_cast<size_t>(end) * kRows, t.q.hi), rows);
 }
 
 // The calling thread's panels for long sequences: grown as needed, kept for
@@ -83,23 +96,27 @@ static float* SharedPanels(size_t floats) {
 
 static void LongSequence(AttentionArgs& a, int64_t b) {
   const HeadShape s = ShapeOf(a, b);
+  const KeyRange q = QueriesOf(a, b, s.L);
+  if (q.lo >= q.hi) return;
+  const KeyRange kb = KeyBlocksOf(a, s, q);
   float* buf = SharedPanels(s.PanelFloats());
   if (buf == nullptr) {
     a.out_of_memory.store(true);
     return;
   }
   for (int64_t h = 0; h < a.p.heads && !a.out_of_memory.load(); ++h) {
-    ZeroPaddingProbs(a, s, b, h);
-    SharedHead t{&a, s, b, h, CarvePanels(s, buf)};
+    SharedHead t{&a, s, b, h, CarvePanels(s, buf), q, kb.lo};
     if (a.p.rel_bucket != nullptr) FillRelative(a, s, h, t.hp.Rel);
-    enc_parallel_for(static_cast<int64_t>(s.Lj / s.kJ), 4, &PackTask, &t);
-    enc_parallel_for(static_cast<int64_t>((s.L + kRows - 1) / kRows), 1,
+    enc_parallel_for(static_cast<int64_t>((kb.hi - kb.lo) / s.kJ), 4, &PackTask,
+                     &t);
+    enc_parallel_for(static_cast<int64_t>((q.hi - q.lo + kRows - 1) / kRows), 1,
                      &QueryTask, &t);
   }
 }
 #endif
 
 void Attention(AttentionArgs& a) {
+  ZeroAllPaddingProbs(a);
   const int64_t tasks = static_cast<int64_t>(a.batch) * a.p.heads;
 #ifdef ENC_ATTENTION_HAVE_THREADS
   // Multiply-adds of the two products. Below ~2^16 (a few microseconds) waking
@@ -107,9 +124,10 @@ void Attention(AttentionArgs& a) {
   double work = 0;  // a double: no overflow for any batch
   for (int32_t b = 0; b < a.batch; ++b) {
     const double len = a.lengths ? a.lengths[b] : a.seq_len;
+    const KeyRange q = QueriesOf(a, b, static_cast<size_t>(len));
     // A local block's query sees at most window + 1 keys.
     const double keys = a.p.window > 0 ? std::min(len, a.p.window + 1.0) : len;
-    work += 2 * len * keys;
+    work += 2 * static_cast<double>(q.hi - q.lo) * keys;
   }
   work *= static_cast<double>(a.p.heads) * a.p.d_k;
   if (work >= 65536.0) {
@@ -148,12 +166,26 @@ void SetAttentionSplitFromForTest(int64_t min_len) {
 }
 
 ENC_EXPORT(Attention);
-static void RunAttention(AttentionArgs& a) {
+bool RunAttention(AttentionArgs& a) {
   ENC_DYNAMIC_DISPATCH(Attention)(a);
+  return !a.out_of_memory.load();
 }
 
-static enc_status CheckParams(const enc_attention_params* p, int32_t seq_len) {
-  const char* fn = "enc_attention";
+const int64_t* FirstRows(int32_t batch, int32_t seq_len, const int32_t* lengths,
+                         int64_t* rows) {
+  thread_local std::vector<int64_t> first_row;
+  first_row.resize(static_cast<size_t>(batch));
+  int64_t row = 0;
+  for (int32_t b = 0; b < batch; ++b) {
+    first_row[b] = row;
+    row += lengths != nullptr ? lengths[b] : seq_len;
+  }
+  *rows = row;
+  return first_row.data();
+}
+
+enc_status CheckAttentionParams(const char* fn, const enc_attention_params* p,
+                                int32_t seq_len) {
   if (p == nullptr) return Fail(ENC_ERR_INPUT, "%s: params is NULL", fn);
   if (p->heads < 1)
     return Fail(ENC_ERR_INPUT, "%s: heads (%d) < 1", fn, p->heads);
@@ -265,7 +297,7 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
   if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
   if (seq_len < 1)
     return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
-  if (enc_status s = enc::CheckParams(params, seq_len)) return s;
+  if (enc_status s = enc::CheckAttentionParams(fn, params, seq_len)) return s;
   if (q == nullptr || k == nullptr || v == nullptr || out == nullptr) {
     return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
                 q == nullptr   ? "q"
@@ -284,22 +316,15 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
   }
   if (enc_status s = enc::CheckLengths(fn, batch, seq_len, lengths)) return s;
   if (batch == 0) return ENC_OK;
-  // Kept per thread so that steady calls allocate nothing.
-  thread_local std::vector<int64_t> first_row;
-  first_row.resize(static_cast<size_t>(batch));
   int64_t row = 0;
-  for (int32_t b = 0; b < batch; ++b) {
-    first_row[b] = row;
-    row += lengths != nullptr ? lengths[b] : seq_len;
-  }
+  const int64_t* first_row = enc::FirstRows(batch, seq_len, lengths, &row);
   if (enc_status s =
           enc::CheckOutOverlap(fn, row, d_model, q, k, v, ld_in, out, ld_out)) {
     return s;
   }
-  enc::AttentionArgs a{*params, batch, seq_len, lengths, first_row.data(), q, k,
-                       v,       ld_in, out,     ld_out};
-  enc::RunAttention(a);
-  if (a.out_of_memory.load()) {
+  enc::AttentionArgs a{*params, batch, seq_len, lengths, first_row, k, v,
+                       ld_in,   q,     ld_in,   out,     ld_out,    0, row};
+  if (!enc::RunAttention(a)) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch", fn);
   }
   return ENC_OK;

@@ -149,9 +149,11 @@ ModelFacts enc::modelFacts(mlir::Operation *Func) {
         });
   });
   // Every block's attention has the same width: heads * head_dim columns.
-  Func->walk([&](AttentionOp A) {
-    auto Q = llvm::cast<mlir::RankedTensorType>(A.getQ().getType());
-    F.HeadDim = Q.getShape().back() / A.getHeads();
+  Func->walk([&](mlir::Operation *Op) {
+    std::optional<AttentionFacts> A = attentionFacts(Op);
+    if (!A)
+      return mlir::WalkResult::advance();
+    F.HeadDim = A->Width / A->Heads;
     return mlir::WalkResult::interrupt();
   });
   return F;

@@ -196,15 +196,15 @@ LogicalResult SliceColumnsOp::lowerToRuntime(EncoderLowering &E) {
   return success();
 }
 
-LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
-  AttentionOp Op = *this;
+namespace {
+/// Fills E.AttentionParams (enc_attention_params) from the attention
+/// attributes and tables enc.attention and enc.attention_block share, for
+/// queries `Width` columns wide, and this block's probabilities when the
+/// caller asks for them.
+template <typename OpT>
+void storeAttentionParams(EncoderLowering &E, OpT Op, int64_t Width) {
   RuntimeBuilder &B = E.B;
   Location L = Op.getLoc();
-  View Y = E.resultView(Op);
-  View Q = E.view(Op.getQ()), K = E.view(Op.getK()), V = E.view(Op.getV());
-  if (Q.Ld != K.Ld || Q.Ld != V.Ld)
-    return Op.emitError("q, k and v must share a row stride, not ")
-           << Q.Ld << ", " << K.Ld << " and " << V.Ld;
   // enc_attention_params, every field zero unless set below.
   auto ParamsTy = abi::structType<enc_attention_params>(B.getContext());
   SmallVector<Value> Fields;
@@ -213,7 +213,7 @@ LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
   auto Set = [&](unsigned Field, Value V) { Fields[Field] = V; };
   int64_t Heads = Op.getHeads();
   Set(ENC_FIELD(enc_attention_params, heads), B.i32(Heads, L));
-  Set(ENC_FIELD(enc_attention_params, d_k), B.i32(width(Op.getQ()) / Heads, L));
+  Set(ENC_FIELD(enc_attention_params, d_k), B.i32(Width / Heads, L));
   Set(ENC_FIELD(enc_attention_params, max_len),
       B.i32(getEncoderFacts(E.Func).MaxLen, L));
   Set(ENC_FIELD(enc_attention_params, scale),
@@ -257,11 +257,49 @@ LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
         ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(I)});
     B.create<LLVM::StoreOp>(L, F, P);
   }
+}
+} // namespace
+
+LogicalResult AttentionOp::lowerToRuntime(EncoderLowering &E) {
+  AttentionOp Op = *this;
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View Y = E.resultView(Op);
+  View Q = E.view(Op.getQ()), K = E.view(Op.getK()), V = E.view(Op.getV());
+  if (Q.Ld != K.Ld || Q.Ld != V.Ld)
+    return Op.emitError("q, k and v must share a row stride, not ")
+           << Q.Ld << ", " << K.Ld << " and " << V.Ld;
+  storeAttentionParams(E, Op, width(Op.getQ()));
   B.callChecked(ENC_RUNTIME_CALLEE(enc_attention),
                 {E.AttentionParams, E.Batch, E.SeqLen,
                  E.view(Op.getLengths()).Ptr, Q.Ptr, K.Ptr, V.Ptr,
                  B.i64(Q.Ld, L), Y.Ptr, B.i64(Y.Ld, L)},
                 L);
+  return success();
+}
+
+LogicalResult AttentionBlockOp::lowerToRuntime(EncoderLowering &E) {
+  AttentionBlockOp Op = *this;
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View X = E.view(Op.getInput());
+  View Y = E.resultView(Op);
+  View K = E.view(Op.getK()), V = E.view(Op.getV());
+  if (K.Ld != V.Ld)
+    return Op.emitError("k and v must share a row stride, not ")
+           << K.Ld << " and " << V.Ld;
+  storeAttentionParams(E, Op, width(Op.getK()));
+  SmallVector<Value> Norm = normPrologue(E, Op, L);
+  if (Norm.empty())
+    Norm = {B.i32(0, L), B.null(L), B.null(L), B.f32(0.0f, L)};
+  SmallVector<Value> Args = {E.AttentionParams, E.Batch, E.SeqLen,
+                             E.view(Op.getLengths()).Ptr};
+  Args.append(Norm);
+  Args.append({X.Ptr, B.i64(X.Ld, L), E.view(Op.getQWeight()).Ptr,
+               E.ptrOrNull(Op.getQBias(), L), K.Ptr, V.Ptr, B.i64(K.Ld, L),
+               E.view(Op.getOutWeight()).Ptr, E.ptrOrNull(Op.getOutBias(), L),
+               Y.Ptr, B.i64(Y.Ld, L)});
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_attention_block), Args, L);
   return success();
 }
 

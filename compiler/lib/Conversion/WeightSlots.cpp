@@ -26,6 +26,14 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
     return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_VECTOR;
   if (isa<NormOp>(User))
     return ENC_SLOT_VECTOR;
+  if (auto A = dyn_cast<AttentionBlockOp>(User)) {
+    if (Use.get() == A.getQWeight() || Use.get() == A.getOutWeight())
+      return ENC_SLOT_PACKED_MATRIX;
+    if (Use.get() == A.getQBias() || Use.get() == A.getOutBias() ||
+        Use.get() == A.getNormGamma() || Use.get() == A.getNormBeta())
+      return ENC_SLOT_VECTOR;
+    return ENC_SLOT_TABLE; // the attention tables
+  }
   if (isa<ColbertOp>(User))
     return ENC_SLOT_PACKED_MATRIX;
   if (auto H = dyn_cast<DenseHeadOp>(User))

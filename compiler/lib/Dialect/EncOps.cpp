@@ -367,6 +367,63 @@ LogicalResult SliceColumnsOp::verify() {
 OpOperand *AttentionOp::getReplaceableOperand() { return &getQMutable(); }
 bool AttentionOp::allowsColumnSiblings() { return true; }
 
+/// The checks enc.attention and enc.attention_block share: heads dividing
+/// the query width D, lengths, window and the positional tables.
+template <typename OpT>
+static LogicalResult verifyAttention(OpT Op, int64_t D) {
+  int64_t Heads = Op.getHeads();
+  if (Heads < 1 || D % Heads != 0)
+    return Op.emitOpError()
+           << "width (" << D << ") is not divisible by heads (" << Heads << ")";
+  if (rank(Op.getLengths().getType()) != 1)
+    return Op.emitOpError() << "lengths must be [batch]";
+  if (int64_t Window = Op.getWindow(); Window < 0)
+    return Op.emitOpError()
+           << "window (" << Window << ") must not be negative (0: every key)";
+  int64_t DK = D / Heads;
+  auto Tables = Op.getTables();
+  auto expectTables = [&](size_t N, StringRef What) -> LogicalResult {
+    if (Tables.size() != N)
+      return Op.emitOpError()
+             << "positional " << What << " takes " << N
+             << (N == 1 ? " table" : " tables") << ", not " << Tables.size();
+    return success();
+  };
+  switch (Op.getPositional()) {
+  case AttnPositional::none:
+    return expectTables(0, "none");
+  case AttnPositional::rope: {
+    if (failed(expectTables(2, "rope")))
+      return failure();
+    if (!Op.getRopeStyle())
+      return Op.emitOpError() << "rope needs a rope_style";
+    for (Value T : Tables)
+      if (rank(T.getType()) != 2 || width(T.getType()) != DK / 2)
+        return Op.emitOpError() << "rope tables must be [max_len, " << DK / 2
+                                << "], not " << str(shape(T.getType()));
+    return success();
+  }
+  case AttnPositional::alibi:
+    if (failed(expectTables(1, "alibi")))
+      return failure();
+    return verifyVector(Op, Tables[0].getType(), Heads, "alibi slopes");
+  case AttnPositional::relative: {
+    if (failed(expectTables(2, "relative")))
+      return failure();
+    Type Buckets = Tables[0].getType(), Table = Tables[1].getType();
+    if (rank(Buckets) != 1 ||
+        !cast<RankedTensorType>(Buckets).getElementType().isInteger(32))
+      return Op.emitOpError()
+             << "relative buckets must be i32 [2 * max_len - 1]";
+    if (rank(Table) != 2 || width(Table) != Heads)
+      return Op.emitOpError() << "relative bias table must be [buckets, "
+                              << Heads << "], not " << str(shape(Table));
+    return success();
+  }
+  }
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   Type Q = getQ().getType();
   if (failed(verifyActivation(*this, Q, "q")))
@@ -375,56 +432,44 @@ LogicalResult AttentionOp::verify() {
     return emitOpError() << "q, k, v and the result must have one type; got "
                          << Q << ", " << getK().getType() << ", "
                          << getV().getType() << " -> " << getType();
-  int64_t D = width(Q), Heads = getHeads();
-  if (Heads < 1 || D % Heads != 0)
-    return emitOpError() << "width (" << D << ") is not divisible by heads ("
-                         << Heads << ")";
-  if (rank(getLengths().getType()) != 1)
-    return emitOpError() << "lengths must be [batch]";
-  if (int64_t Window = getWindow(); Window < 0)
-    return emitOpError() << "window (" << Window
-                         << ") must not be negative (0: every key)";
-  int64_t DK = D / Heads;
-  auto Tables = getTables();
-  auto expectTables = [&](size_t N, StringRef What) -> LogicalResult {
-    if (Tables.size() != N)
-      return emitOpError() << "positional " << What << " takes " << N
-                           << (N == 1 ? " table" : " tables") << ", not "
-                           << Tables.size();
-    return success();
-  };
-  switch (getPositional()) {
-  case AttnPositional::none:
-    return expectTables(0, "none");
-  case AttnPositional::rope: {
-    if (failed(expectTables(2, "rope")))
-      return failure();
-    if (!getRopeStyle())
-      return emitOpError() << "rope needs a rope_style";
-    for (Value T : Tables)
-      if (rank(T.getType()) != 2 || width(T.getType()) != DK / 2)
-        return emitOpError() << "rope tables must be [max_len, " << DK / 2
-                             << "], not " << str(shape(T.getType()));
-    return success();
-  }
-  case AttnPositional::alibi:
-    if (failed(expectTables(1, "alibi")))
-      return failure();
-    return verifyVector(*this, Tables[0].getType(), Heads, "alibi slopes");
-  case AttnPositional::relative: {
-    if (failed(expectTables(2, "relative")))
-      return failure();
-    Type Buckets = Tables[0].getType(), Table = Tables[1].getType();
-    if (rank(Buckets) != 1 ||
-        !cast<RankedTensorType>(Buckets).getElementType().isInteger(32))
-      return emitOpError() << "relative buckets must be i32 [2 * max_len - 1]";
-    if (rank(Table) != 2 || width(Table) != Heads)
-      return emitOpError() << "relative bias table must be [buckets, " << Heads
-                           << "], not " << str(shape(Table));
-    return success();
-  }
-  }
-  return success();
+  return verifyAttention(*this, width(Q));
+}
+
+std::optional<AttentionFacts> enc::attentionFacts(Operation *Op) {
+  if (auto A = dyn_cast<AttentionOp>(Op))
+    return AttentionFacts{
+        static_cast<int64_t>(A.getHeads()), width(A.getQ().getType()),
+        static_cast<int64_t>(A.getWindow()), A.getScale().convertToFloat()};
+  if (auto A = dyn_cast<AttentionBlockOp>(Op))
+    return AttentionFacts{
+        static_cast<int64_t>(A.getHeads()), width(A.getK().getType()),
+        static_cast<int64_t>(A.getWindow()), A.getScale().convertToFloat()};
+  return std::nullopt;
+}
+
+/// enc_attention_block reads each chunk's rows of x before it writes them
+/// (enc/kernels/attention_block.h); k and v are never written.
+OpOperand *AttentionBlockOp::getReplaceableOperand() {
+  return &getInputMutable();
+}
+bool AttentionBlockOp::allowsColumnSiblings() { return false; }
+
+LogicalResult AttentionBlockOp::verify() {
+  Type X = getInput().getType(), K = getK().getType();
+  if (getV().getType() != K)
+    return emitOpError() << "k and v must have one type; got " << K << " and "
+                         << getV().getType();
+  if (getType() != X)
+    return emitOpError() << "result type " << getType()
+                         << " differs from the input's " << X;
+  // The query projection x -> [.., D] (k's width) and the output one back.
+  if (failed(verifyProjection(*this, X, getQWeight().getType(), K, getQBias(),
+                              1, "heads * d_k")) ||
+      failed(verifyProjection(*this, K, getOutWeight().getType(), X,
+                              getOutBias(), 1, "d_model")) ||
+      failed(verifyNormPrologue(*this)))
+    return failure();
+  return verifyAttention(*this, width(K));
 }
 
 LogicalResult PoolOp::verify() {

@@ -13,6 +13,7 @@
 #include "enc/ABI/RuntimeEnums.h"
 #include "enc/library.h"
 #include "enc/Dialect/EncOps.h"
+#include "enc/kernels/attention_block.h"
 #include "enc/checkpoint_names.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -78,21 +79,23 @@ std::string blockList(ArrayRef<int64_t> Blocks) {
 /// The attention of the blocks: heads, their width, the scale, and which
 /// blocks attend within a window (docs/numerics.md#attention).
 void describeAttention(func::FuncOp F, llvm::raw_ostream &OS) {
-  SmallVector<AttentionOp> Attns;
-  F.walk([&](AttentionOp A) { Attns.push_back(A); });
+  SmallVector<AttentionFacts> Attns;
+  F.walk([&](Operation *Op) {
+    if (std::optional<AttentionFacts> A = attentionFacts(Op))
+      Attns.push_back(*A);
+  });
   if (Attns.empty())
     return;
-  AttentionOp First = Attns.front();
-  int64_t Width = cast<RankedTensorType>(First.getType()).getShape().back();
-  int64_t Heads = First.getHeads();
+  const AttentionFacts &First = Attns.front();
+  int64_t Width = First.Width, Heads = First.Heads;
   OS << " *   attention: " << Heads << " heads of d_k " << Width / Heads << " ("
-     << Width << " wide), scores scaled by "
-     << llvm::format("%g", First.getScale().convertToFloat()) << "; ";
+     << Width << " wide), scores scaled by " << llvm::format("%g", First.Scale)
+     << "; ";
   SmallVector<int64_t> Local, Global;
   int64_t Window = 0;
   for (auto [N, A] : llvm::enumerate(Attns)) {
-    (A.getWindow() ? Local : Global).push_back(N);
-    Window = std::max<int64_t>(Window, A.getWindow());
+    (A.Window ? Local : Global).push_back(N);
+    Window = std::max<int64_t>(Window, A.Window);
   }
   if (Local.empty())
     OS << "every block global\n";
@@ -115,6 +118,8 @@ bool isLinearWeight(WeightOp W) {
       return Use.get() == H.getWeight();
     if (isa<MlmOp, SpladeOp>(Use.getOwner()))
       return Use.getOperandNumber() == 2;
+    if (auto A = dyn_cast<AttentionBlockOp>(Use.getOwner()))
+      return Use.get() == A.getQWeight() || Use.get() == A.getOutWeight();
     auto L = dyn_cast<LinearOp>(Use.getOwner());
     return L && Use.get() == L.getWeight();
   };
@@ -315,7 +320,17 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << "_workspace_bytes(batch, seq_len)\n"
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
      << "reused, plus the attention\n"
-     << " * kernel's per-thread scratch of one head's scores.\n"
+     << " * kernel's per-thread scratch of one head's scores";
+  // enc.attention_block's queries: one chunk of rows (attention_block.h).
+  int64_t QueryWidth = 0;
+  F.walk([&](AttentionBlockOp A) {
+    QueryWidth = cast<RankedTensorType>(A.getK().getType()).getShape().back();
+  });
+  if (QueryWidth > 0)
+    OS << " and the queries\n * of at most " << ENC_ATTENTION_BLOCK_CHUNK_ROWS
+       << " rows at a time (" << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
+       << " bytes; docs/c-abi.md#memory)";
+  OS << ".\n"
      << " * Thread safety: " << N
      << "_forward may run concurrently on one model "
      << "from several\n"

@@ -11,6 +11,7 @@ void enc::buildOptimizationPipeline(OpPassManager &PM, bool Fuse) {
     Funcs.addPass(createEncFuseProjections());
     Funcs.addPass(createEncFuseEpilogues());
     Funcs.addPass(createEncFuseNorms());
+    Funcs.addPass(createEncChunkQueries());
   }
   Funcs.addPass(createEncPlanBuffers());
 }

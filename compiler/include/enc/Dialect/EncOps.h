@@ -15,4 +15,17 @@
 #define GET_OP_CLASSES
 #include "enc/Dialect/EncOps.h.inc"
 
+#include <optional>
+
+namespace enc {
+/// A block's attention, from enc.attention or enc.attention_block: its
+/// heads, the queries' width (heads * d_k), its window and its scale.
+struct AttentionFacts {
+  int64_t Heads, Width, Window;
+  float Scale;
+};
+/// `Op`'s attention, or none when it is neither op.
+std::optional<AttentionFacts> attentionFacts(mlir::Operation *Op);
+} // namespace enc
+
 #endif // ENC_DIALECT_ENCOPS_H

@@ -353,6 +353,57 @@ def Enc_AttentionOp : Enc_Op<"attention",
   let hasVerifier = 1;
 }
 
+def Enc_AttentionBlockOp : Enc_Op<"attention_block",
+    !listconcat(Enc_WritesArena,
+                [Pure, AttrSizedOperandSegments,
+                 DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
+  let summary = "an attention sub-layer computed a chunk of query rows at a time";
+  let description = [{
+    `y = x + enc.attention(q, k, v) Wo^T + bo` with `q = x Wq^T + bq` (x
+    normed first when `norm` is set, as enc.linear's prologue), from the keys
+    and values `k`, `v` of every row. The runtime projects, attends and adds
+    the queries of one chunk of rows after another
+    (enc/kernels/attention_block.h), so the queries and attention outputs of
+    all rows never take arena memory: only x, k and v do
+    (docs/c-abi.md#memory). `enc-chunk-queries` forms it from a fused QKV
+    projection, its attention and the output projection. The attention
+    attributes and tables are enc.attention's.
+
+    Example:
+    ```mlir
+    %y = enc.attention_block %x, %wq, %k, %v, %len, %wo tables(%cos, %sin)
+        {heads = 12 : i64, positional = #enc<attn_positional rope>,
+         rope_style = #enc<rope_style halves>, scale = 1.250000e-01 : f32}
+        : (tensor<?x?x768xf32>, tensor<768x768xf32>, tensor<?x?x768xf32>,
+           tensor<?x?x768xf32>, tensor<?xi32>, tensor<768x768xf32>,
+           tensor<512x32xf32>, tensor<512x32xf32>) -> tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$q_weight,
+                       Enc_F32Tensor:$k, Enc_F32Tensor:$v,
+                       Enc_I32Tensor:$lengths, Enc_F32Tensor:$out_weight,
+                       Optional<Enc_F32Tensor>:$q_bias,
+                       Optional<Enc_F32Tensor>:$out_bias,
+                       Optional<Enc_F32Tensor>:$norm_gamma,
+                       Optional<Enc_F32Tensor>:$norm_beta,
+                       Variadic<RankedTensorOf<[F32, I32]>>:$tables,
+                       I64Attr:$heads, F32Attr:$scale,
+                       Enc_AttnPositionalAttr:$positional,
+                       OptionalAttr<Enc_RopeStyleAttr>:$rope_style,
+                       DefaultValuedAttr<I64Attr, "0">:$window,
+                       OptionalAttr<Enc_NormKindAttr>:$norm,
+                       OptionalAttr<F32Attr>:$norm_eps);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $q_weight `,` $k `,` $v `,` $lengths `,` $out_weight
+    (`q_bias` `(` $q_bias^ `)`)? (`out_bias` `(` $out_bias^ `)`)?
+    (`norm_gamma` `(` $norm_gamma^ `)`)? (`norm_beta` `(` $norm_beta^ `)`)?
+    (`tables` `(` $tables^ `)`)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Enc_PoolOp : Enc_Op<"pool",
     !listconcat(Enc_ViewsArena, [Pure])> {
   let summary = "the encoder's output: every valid row, row 0, or their mean";

@@ -1,0 +1,66 @@
+// What one attention call computes, shared by enc_attention and
+// enc_attention_block (attention.cc, attention_block.cc) and the SIMD body
+// (attention-inl.h).
+#ifndef ENC_KERNELS_ATTENTION_ARGS_H_
+#define ENC_KERNELS_ATTENTION_ARGS_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <atomic>
+
+#include "enc/kernels/attention.h"
+
+namespace enc {
+struct AttentionArgs {
+  enc_attention_params p;
+  int32_t batch, seq_len;
+  const int32_t* lengths;    // or nullptr
+  const int64_t* first_row;  // [batch]: sequence b's first packed row
+  // Keys and values of every packed row, ld_kv apart.
+  const float* k;
+  const float* v;
+  int64_t ld_kv;
+  // The queries of the packed rows [q_first, q_end) and their output: row
+  // q_first + r at q + r * ld_q and out + r * ld_out (out may be q).
+  const float* q;
+  int64_t ld_q;
+  float* out;
+  int64_t ld_out;
+  int64_t q_first, q_end;
+  // Whether this call zeroes the probability rows past each sequence's
+  // length (NAME_forward_attention; once per layer, not once per chunk).
+  bool zero_padding_probs = true;
+  std::atomic<bool> out_of_memory{false};
+  // Sequences at least this long run head by head over all threads
+  // (AttentionSplitFrom); the rest one (sequence, head) per task.
+  size_t split_from = SIZE_MAX;
+};
+
+// From this length on, a sequence's heads run one at a time with every
+// thread on each (shared panels): below it, per-(sequence, head) tasks
+// already keep the threads busy and a head's panels are small.
+constexpr size_t kAttentionSplitFrom = 1024;
+
+// The length from which sequences run head by head, for `threads` threads:
+// kAttentionSplitFrom when threads > 1, else never; or what a test set.
+size_t AttentionSplitFrom(int threads);
+
+// Tests: min_len > 0 splits every sequence at least that long (whatever the
+// thread count); 0 restores the default.
+void SetAttentionSplitFromForTest(int64_t min_len);
+
+// Each sequence's first packed row, in a buffer of the calling thread kept
+// for its next call; *rows: the packed rows of all of them.
+const int64_t* FirstRows(int32_t batch, int32_t seq_len, const int32_t* lengths,
+                         int64_t* rows);
+
+// Checks params against seq_len (ENC_ERR_INPUT naming fn's argument).
+enc_status CheckAttentionParams(const char* fn, const enc_attention_params* p,
+                                int32_t seq_len);
+
+// Runs `a` on the best target; false if scratch could not be allocated.
+bool RunAttention(AttentionArgs& a);
+}  // namespace enc
+
+#endif  // ENC_KERNELS_ATTENTION_ARGS_H_
