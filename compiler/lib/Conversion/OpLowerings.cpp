@@ -303,6 +303,29 @@ LogicalResult AttentionBlockOp::lowerToRuntime(EncoderLowering &E) {
   return success();
 }
 
+LogicalResult FfnBlockOp::lowerToRuntime(EncoderLowering &E) {
+  FfnBlockOp Op = *this;
+  RuntimeBuilder &B = E.B;
+  Location L = Op.getLoc();
+  View X = E.view(Op.getInput());
+  View Y = E.resultView(Op);
+  SmallVector<Value> Args = normPrologue(E, Op, L);
+  if (Args.empty())
+    Args = {B.i32(0, L), B.null(L), B.null(L), B.f32(0.0f, L)};
+  Value W1 = E.view(Op.getHiddenWeight()).Ptr;
+  // A gated layer's bias slot is [bg; bu]: the up bias starts d_ff in.
+  Value BiasGate = E.ptrOrNull(Op.getHiddenBias(), L), BiasUp = B.null(L);
+  if (Op.getGated() && Op.getHiddenBias())
+    BiasUp = B.offset(BiasGate, B.i64(width(Op.getHiddenBias()) / 2, L), L);
+  Args.append({E.ValidRows, X.Ptr, B.i64(X.Ld, L),
+               Op.getGated() ? B.null(L) : W1, Op.getGated() ? W1 : B.null(L),
+               BiasGate, BiasUp, B.i32(abi::toRuntime(Op.getActivation()), L),
+               E.view(Op.getOutWeight()).Ptr, E.ptrOrNull(Op.getOutBias(), L),
+               Y.Ptr, B.i64(Y.Ld, L)});
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_ffn_block), Args, L);
+  return success();
+}
+
 namespace {
 /// The arguments of an output kernel, in order: the op's own leading ones,
 /// the rows every output kernel reads, its trailing ones.

@@ -34,6 +34,12 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
       return ENC_SLOT_VECTOR;
     return ENC_SLOT_TABLE; // the attention tables
   }
+  if (auto F = dyn_cast<FfnBlockOp>(User)) {
+    if (Use.get() == F.getHiddenWeight())
+      return F.getGated() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_PACKED_MATRIX;
+    return Use.get() == F.getOutWeight() ? ENC_SLOT_PACKED_MATRIX
+                                         : ENC_SLOT_VECTOR;
+  }
   if (isa<ColbertOp>(User))
     return ENC_SLOT_PACKED_MATRIX;
   if (auto H = dyn_cast<DenseHeadOp>(User))

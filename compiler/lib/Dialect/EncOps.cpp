@@ -472,6 +472,42 @@ LogicalResult AttentionBlockOp::verify() {
   return verifyAttention(*this, width(K));
 }
 
+/// enc_ffn_block reads each chunk's rows of x before it writes them
+/// (enc/kernels/ffn_block.h).
+OpOperand *FfnBlockOp::getReplaceableOperand() { return &getInputMutable(); }
+bool FfnBlockOp::allowsColumnSiblings() { return false; }
+
+LogicalResult FfnBlockOp::verify() {
+  Type X = getInput().getType();
+  if (getType() != X)
+    return emitOpError() << "result type " << getType()
+                         << " differs from the input's " << X;
+  auto W1 = cast<RankedTensorType>(getHiddenWeight().getType());
+  if (failed(verifyActivation(*this, X, "input")))
+    return failure();
+  // The hidden width: W2's in_features; the hidden weight has it once, or
+  // twice (gate and up) when gated.
+  auto W2 = cast<RankedTensorType>(getOutWeight().getType());
+  if (rank(W2) != 2 || rank(W1) != 2)
+    return emitOpError() << "weights must be matrices, not " << str(shape(W1))
+                         << " and " << str(shape(W2));
+  int64_t Hidden = W2.getShape()[1], Parts = getGated() ? 2 : 1;
+  if (W1.getShape()[0] != Parts * Hidden || W1.getShape()[1] != width(X) ||
+      W2.getShape()[0] != width(X))
+    return emitOpError() << "hidden_weight " << str(shape(W1))
+                         << " and out_weight " << str(shape(W2))
+                         << " do not fit a " << (getGated() ? "gated " : "")
+                         << "hidden layer of " << Hidden << " over width "
+                         << width(X);
+  if (getHiddenBias() && failed(verifyVector(*this, getHiddenBias().getType(),
+                                             Parts * Hidden, "hidden_bias")))
+    return failure();
+  if (getOutBias() &&
+      failed(verifyVector(*this, getOutBias().getType(), width(X), "out_bias")))
+    return failure();
+  return verifyNormPrologue(*this);
+}
+
 LogicalResult PoolOp::verify() {
   Type In = getInput().getType();
   if (failed(verifyActivation(*this, In, "input")))

@@ -14,6 +14,7 @@
 #include "enc/library.h"
 #include "enc/Dialect/EncOps.h"
 #include "enc/kernels/attention_block.h"
+#include "enc/kernels/ffn_block.h"
 #include "enc/checkpoint_names.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -120,6 +121,8 @@ bool isLinearWeight(WeightOp W) {
       return Use.getOperandNumber() == 2;
     if (auto A = dyn_cast<AttentionBlockOp>(Use.getOwner()))
       return Use.get() == A.getQWeight() || Use.get() == A.getOutWeight();
+    if (auto F = dyn_cast<FfnBlockOp>(Use.getOwner()))
+      return Use.get() == F.getHiddenWeight() || Use.get() == F.getOutWeight();
     auto L = dyn_cast<LinearOp>(Use.getOwner());
     return L && Use.get() == L.getWeight();
   };
@@ -211,7 +214,10 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   F.walk([&](ClassifierOp C) { Classifier = C; });
   bool Gated = false;
   // Unfused (-O0) a gated FFN is a product; fused, one gated_linear.
-  F.walk([&](Operation *Op) { Gated |= isa<MulOp, GatedLinearOp>(Op); });
+  F.walk([&](Operation *Op) {
+    auto Block = dyn_cast<FfnBlockOp>(Op);
+    Gated |= isa<MulOp, GatedLinearOp>(Op) || (Block && Block.getGated());
+  });
   bool Pooled = Facts.Pooled;
 
   std::string Where = "?";
@@ -321,15 +327,29 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
      << "reused, plus the attention\n"
      << " * kernel's per-thread scratch of one head's scores";
-  // enc.attention_block's queries: one chunk of rows (attention_block.h).
-  int64_t QueryWidth = 0;
-  F.walk([&](AttentionBlockOp A) {
-    QueryWidth = cast<RankedTensorType>(A.getK().getType()).getShape().back();
+  // The chunked sub-layers' scratch: a chunk of queries (attention_block.h)
+  // and a chunk of hidden rows (ffn_block.h).
+  int64_t QueryWidth = 0, HiddenWidth = 0;
+  F.walk([&](Operation *Op) {
+    if (auto A = dyn_cast<AttentionBlockOp>(Op))
+      QueryWidth = std::max<int64_t>(
+          QueryWidth,
+          cast<RankedTensorType>(A.getK().getType()).getShape().back());
+    if (auto B = dyn_cast<FfnBlockOp>(Op))
+      HiddenWidth = std::max<int64_t>(
+          HiddenWidth,
+          cast<RankedTensorType>(B.getOutWeight().getType()).getShape()[1]);
   });
   if (QueryWidth > 0)
-    OS << " and the queries\n * of at most " << ENC_ATTENTION_BLOCK_CHUNK_ROWS
-       << " rows at a time (" << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
-       << " bytes; docs/c-abi.md#memory)";
+    OS << ",\n * the queries of at most " << ENC_ATTENTION_BLOCK_CHUNK_ROWS
+       << " rows (" << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
+       << " bytes)";
+  if (HiddenWidth > 0)
+    OS << ",\n * the feed-forward activations of at most "
+       << ENC_FFN_BLOCK_CHUNK_ROWS << " rows ("
+       << 4 * HiddenWidth * ENC_FFN_BLOCK_CHUNK_ROWS << " bytes)";
+  if (QueryWidth > 0 || HiddenWidth > 0)
+    OS << " (docs/c-abi.md#memory)";
   OS << ".\n"
      << " * Thread safety: " << N
      << "_forward may run concurrently on one model "

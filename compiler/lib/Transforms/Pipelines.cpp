@@ -12,6 +12,7 @@ void enc::buildOptimizationPipeline(OpPassManager &PM, bool Fuse) {
     Funcs.addPass(createEncFuseEpilogues());
     Funcs.addPass(createEncFuseNorms());
     Funcs.addPass(createEncChunkQueries());
+    Funcs.addPass(createEncChunkFfn());
   }
   Funcs.addPass(createEncPlanBuffers());
 }

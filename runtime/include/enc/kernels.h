@@ -8,6 +8,7 @@
 #include "enc/kernels/gemm.h"
 #include "enc/kernels/attention.h"
 #include "enc/kernels/attention_block.h"
+#include "enc/kernels/ffn_block.h"
 #include "enc/kernels/norm.h"
 #include "enc/kernels/norm_gemm.h"
 #include "enc/kernels/layout.h"

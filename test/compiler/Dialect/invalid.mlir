@@ -612,6 +612,26 @@ func.func @attention_block_heads(%x: tensor<?x?x8xf32>, %k: tensor<?x?x4xf32>, %
 // -----
 
 //===----------------------------------------------------------------------===//
+// enc.ffn_block
+//===----------------------------------------------------------------------===//
+
+func.func @ffn_block_shapes(%x: tensor<?x?x8xf32>, %w1: tensor<16x8xf32>, %w2: tensor<8x16xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.ffn_block' op hidden_weight [16, 8] and out_weight [8, 16] do not fit a gated hidden layer of 16 over width 8}}
+  %0 = enc.ffn_block %x, %w1, %w2 {gated} : (tensor<?x?x8xf32>, tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @ffn_block_bias(%x: tensor<?x?x8xf32>, %w1: tensor<16x8xf32>, %w2: tensor<8x16xf32>, %b: tensor<8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.ffn_block' op hidden_bias must be}}
+  %0 = enc.ffn_block %x, %w1, %w2 hidden_bias(%b) : (tensor<?x?x8xf32>, tensor<16x8xf32>, tensor<8x16xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
 // enc.pool
 //===----------------------------------------------------------------------===//
 

@@ -173,6 +173,22 @@ func.func @attention_block(%x: tensor<?x?x8xf32>, %k: tensor<?x?x4xf32>, %v: ten
   return %0, %1 : tensor<?x?x8xf32>, tensor<?x?x8xf32>
 }
 
+// CHECK-LABEL: func.func @ffn_block
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?x8xf32>)
+func.func @ffn_block(%x: tensor<?x?x8xf32>) -> (tensor<?x?x8xf32>, tensor<?x?x8xf32>) {
+  %w1 = enc.weight "up.weight" : tensor<16x8xf32>
+  %wg = enc.weight "gate_up.weight" : tensor<32x8xf32>
+  %w2 = enc.weight "down.weight" : tensor<8x16xf32>
+  %bg = enc.weight "gate_up.bias" : tensor<32xf32>
+  %b2 = enc.weight "down.bias" : tensor<8xf32>
+  %g = enc.weight "norm.weight" : tensor<8xf32>
+  // CHECK: enc.ffn_block %[[X]], %{{.*}}, %{{.*}} {activation = #enc<activation relu>} : (tensor<?x?x8xf32>, tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<?x?x8xf32>
+  %0 = enc.ffn_block %x, %w1, %w2 {activation = #enc<activation relu>} : (tensor<?x?x8xf32>, tensor<16x8xf32>, tensor<8x16xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.ffn_block %[[X]], %{{.*}}, %{{.*}} hidden_bias(%{{.*}}) out_bias(%{{.*}}) norm_gamma(%{{.*}}) {activation = #enc<activation silu>, gated, norm = #enc<norm_kind rmsnorm>, norm_eps = 9.99999997E-7 : f32}
+  %1 = enc.ffn_block %x, %wg, %w2 hidden_bias(%bg) out_bias(%b2) norm_gamma(%g) {activation = #enc<activation silu>, gated, norm = #enc<norm_kind rmsnorm>, norm_eps = 1.0e-6 : f32} : (tensor<?x?x8xf32>, tensor<32x8xf32>, tensor<8x16xf32>, tensor<32xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
+  return %0, %1 : tensor<?x?x8xf32>, tensor<?x?x8xf32>
+}
+
 // CHECK-LABEL: func.func @pooling
 // CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?x8xf32>, %[[LEN:[^:]*]]: tensor<?xi32>)
 func.func @pooling(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> (tensor<?x?x8xf32>, tensor<?x8xf32>, tensor<?x8xf32>) {

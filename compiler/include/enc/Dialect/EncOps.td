@@ -404,6 +404,50 @@ def Enc_AttentionBlockOp : Enc_Op<"attention_block",
   let hasVerifier = 1;
 }
 
+def Enc_FfnBlockOp : Enc_Op<"ffn_block",
+    !listconcat(Enc_WritesArena,
+                [Pure, AttrSizedOperandSegments,
+                 DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
+  let summary = "a feed-forward sub-layer computed a chunk of rows at a time";
+  let description = [{
+    `y = x + h W2^T + b2`, with `h = act(x W1^T + b1)` or, with `gated`,
+    `h = act(x Wg^T + bg) * (x Wu^T + bu)` (`hidden_weight` the gate's and
+    the up projection's rows stacked, as enc.gated_linear's, and
+    `hidden_bias` [bg; bu]); x normed first when `norm` is set, as
+    enc.linear's prologue. The runtime computes the hidden rows of one
+    chunk after another (enc/kernels/ffn_block.h), so they never take arena
+    memory (docs/c-abi.md#memory). `enc-chunk-ffn` forms it from the two
+    projections of a feed-forward layer.
+
+    Example:
+    ```mlir
+    %y = enc.ffn_block %x, %w1, %w2 hidden_bias(%b1) out_bias(%b2)
+        {activation = #enc<activation gelu>}
+        : (tensor<?x?x768xf32>, tensor<3072x768xf32>, tensor<768x3072xf32>,
+           tensor<3072xf32>, tensor<768xf32>) -> tensor<?x?x768xf32>
+    ```
+  }];
+  let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$hidden_weight,
+                       Enc_F32Tensor:$out_weight,
+                       Optional<Enc_F32Tensor>:$hidden_bias,
+                       Optional<Enc_F32Tensor>:$out_bias,
+                       Optional<Enc_F32Tensor>:$norm_gamma,
+                       Optional<Enc_F32Tensor>:$norm_beta,
+                       DefaultValuedAttr<Enc_ActivationAttr,
+                                         "::enc::ActivationKind::none">:$activation,
+                       UnitAttr:$gated,
+                       OptionalAttr<Enc_NormKindAttr>:$norm,
+                       OptionalAttr<F32Attr>:$norm_eps);
+  let results = (outs Enc_F32Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $hidden_weight `,` $out_weight
+    (`hidden_bias` `(` $hidden_bias^ `)`)? (`out_bias` `(` $out_bias^ `)`)?
+    (`norm_gamma` `(` $norm_gamma^ `)`)? (`norm_beta` `(` $norm_beta^ `)`)?
+    attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Enc_PoolOp : Enc_Op<"pool",
     !listconcat(Enc_ViewsArena, [Pure])> {
   let summary = "the encoder's output: every valid row, row 0, or their mean";

@@ -64,6 +64,19 @@ def EncChunkQueries : Pass<"enc-chunk-queries", "mlir::func::FuncOp"> {
   }];
 }
 
+def EncChunkFfn : Pass<"enc-chunk-ffn", "mlir::func::FuncOp"> {
+  let summary = "Run feed-forward sub-layers a chunk of rows at a time";
+  let description = [{
+    An `enc.linear` or `enc.gated_linear` (with or without its norm
+    prologue) read only by an `enc.linear` that projects it back and adds
+    the result to the first one's input becomes one `enc.ffn_block`. The
+    runtime computes the hidden rows of a chunk of rows after another, so
+    they never take arena memory: for BERT-base 768 + 1,536 floats per token
+    (x, then the keys and values) instead of 768 + 3,072
+    (docs/c-abi.md#memory).
+  }];
+}
+
 def EncPlanBuffers : Pass<"enc-plan-buffers", "mlir::func::FuncOp"> {
   let summary = "Place every activation in one arena, reusing dead buffers";
   let description = [{

@@ -1,0 +1,127 @@
+// A feed-forward sub-layer, a chunk of rows at a time
+// (enc/kernels/ffn_block.h): the hidden activations of one chunk exist at
+// once, never those of every row.
+#include "enc/kernels/ffn_block.h"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <vector>
+
+#include "enc/kernels/norm.h"
+#include "enc/kernels/norm_gemm.h"
+#include "src/overlap.h"
+#include "src/status.h"
+#include "src/target.h"
+
+namespace enc {
+namespace {
+
+// The calling thread's hidden rows of one chunk, kept between calls so that
+// steady calls allocate nothing.
+float* HiddenScratch(int64_t floats) {
+  thread_local std::vector<float> scratch;
+  if (static_cast<int64_t>(scratch.size()) < floats) {
+    try {
+      scratch.resize(static_cast<size_t>(floats));
+    } catch (const std::bad_alloc&) {
+      return nullptr;
+    }
+  }
+  return scratch.data();
+}
+
+bool KnownActivation(enc_activation act) {
+  const int a = static_cast<int>(act);
+  return a >= 0 && a < static_cast<int>(ENC_ACT_COUNT);
+}
+
+}  // namespace
+}  // namespace enc
+
+extern "C" enc_status enc_ffn_block(int32_t norm_kind, const float* gamma,
+                                    const float* beta, float eps, int64_t m,
+                                    const float* x, int64_t ldx,
+                                    const enc_packed_b* w1,
+                                    const enc_packed_gated* w_gated,
+                                    const float* b1, const float* b_up,
+                                    enc_activation act, const enc_packed_b* w2,
+                                    const float* b2, float* y, int64_t ldy) {
+  using enc::Fail;
+  const char* fn = "enc_ffn_block";
+  if (enc_status s = enc::ApplyTargetCap()) return s;
+  if (m < 0) return Fail(ENC_ERR_INPUT, "%s: m (%lld) < 0", fn, (long long)m);
+  if ((w1 == nullptr) == (w_gated == nullptr)) {
+    return Fail(ENC_ERR_INPUT, "%s: give exactly one of w1 and w_gated", fn);
+  }
+  if (w2 == nullptr || x == nullptr || y == nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
+                w2 == nullptr  ? "w2"
+                : x == nullptr ? "x"
+                               : "y");
+  }
+  if (w1 != nullptr && b_up != nullptr) {
+    return Fail(ENC_ERR_INPUT, "%s: b_up is for w_gated only", fn);
+  }
+  const int64_t d_ff = w1 ? enc_gemm_packed_n(w1) : enc_gemm_gated_n(w_gated);
+  const int64_t d_in = w1 ? enc_gemm_packed_k(w1) : enc_gemm_gated_k(w_gated);
+  const int64_t d_model = enc_gemm_packed_n(w2);
+  if (d_ff < 1 || d_in != d_model || enc_gemm_packed_k(w2) != d_ff) {
+    return Fail(ENC_ERR_INPUT,
+                "%s: the hidden projection is [%lld, %lld] and w2 [%lld, "
+                "%lld]; they must be [d_ff, d_model] and [d_model, d_ff]",
+                fn, (long long)d_ff, (long long)d_in, (long long)d_model,
+                (long long)enc_gemm_packed_k(w2));
+  }
+  if (ldx < d_model || ldy < d_model) {
+    return Fail(ENC_ERR_INPUT, "%s: ldx (%lld) or ldy (%lld) < d_model (%lld)",
+                fn, (long long)ldx, (long long)ldy, (long long)d_model);
+  }
+  if (!enc::KnownActivation(act)) {
+    return Fail(ENC_ERR_INPUT, "%s: unknown activation %d", fn,
+                static_cast<int>(act));
+  }
+  if (gamma != nullptr) {
+    if (norm_kind != ENC_NORM_LAYER && norm_kind != ENC_NORM_RMS) {
+      return Fail(ENC_ERR_INPUT, "%s: unknown norm_kind %d", fn, norm_kind);
+    }
+    if (norm_kind == ENC_NORM_RMS && beta != nullptr) {
+      return Fail(ENC_ERR_INPUT, "%s: rmsnorm takes no beta", fn);
+    }
+    if (!(eps > 0) || !std::isfinite(eps)) {
+      return Fail(ENC_ERR_INPUT, "%s: eps (%g) must be finite and > 0", fn,
+                  eps);
+    }
+  }
+  if (m == 0) return ENC_OK;
+  if (!(x == y && ldx == ldy) &&
+      enc::Overlap(x, (m - 1) * ldx + d_model, y, (m - 1) * ldy + d_model)) {
+    return Fail(ENC_ERR_INPUT, "%s: y overlaps x without being x itself", fn);
+  }
+  const int64_t chunk = std::min<int64_t>(m, ENC_FFN_BLOCK_CHUNK_ROWS);
+  float* h = enc::HiddenScratch(chunk * d_ff);
+  if (h == nullptr) {
+    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
+                static_cast<long long>(chunk * d_ff));
+  }
+  for (int64_t r0 = 0; r0 < m; r0 += chunk) {
+    const int64_t n = std::min(chunk, m - r0);
+    const float* xr = x + r0 * ldx;
+    enc_status s;
+    if (w1 != nullptr) {
+      s = gamma != nullptr
+              ? enc_gemm_normed(norm_kind, gamma, beta, eps, n, xr, ldx, w1, b1,
+                                act, nullptr, 0, h, d_ff)
+              : enc_gemm(n, xr, ldx, w1, b1, act, nullptr, 0, h, d_ff);
+    } else {
+      s = gamma != nullptr
+              ? enc_gemm_gated_normed(norm_kind, gamma, beta, eps, n, xr, ldx,
+                                      w_gated, b1, b_up, act, h, d_ff)
+              : enc_gemm_gated(n, xr, ldx, w_gated, b1, b_up, act, h, d_ff);
+    }
+    if (s != ENC_OK) return s;
+    s = enc_gemm(n, h, d_ff, w2, b2, ENC_ACT_NONE, xr, ldx, y + r0 * ldy, ldy);
+    if (s != ENC_OK) return s;
+  }
+  return ENC_OK;
+}
