@@ -185,7 +185,10 @@ const int64_t* FirstRows(int32_t batch, int32_t seq_len, const int32_t* lengths,
 }
 
 enc_status CheckAttentionParams(const char* fn, const enc_attention_params* p,
-                                int32_t seq_len) {
+                                int32_t batch, int32_t seq_len) {
+  if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
+  if (seq_len < 1)
+    return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
   if (p == nullptr) return Fail(ENC_ERR_INPUT, "%s: params is NULL", fn);
   if (p->heads < 1)
     return Fail(ENC_ERR_INPUT, "%s: heads (%d) < 1", fn, p->heads);
@@ -294,10 +297,8 @@ extern "C" enc_status enc_attention(const enc_attention_params* params,
   using enc::Fail;
   const char* fn = "enc_attention";
   if (enc_status s = enc::ApplyTargetCap()) return s;
-  if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
-  if (seq_len < 1)
-    return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
-  if (enc_status s = enc::CheckAttentionParams(fn, params, seq_len)) return s;
+  if (enc_status s = enc::CheckAttentionParams(fn, params, batch, seq_len))
+    return s;
   if (q == nullptr || k == nullptr || v == nullptr || out == nullptr) {
     return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
                 q == nullptr   ? "q"

@@ -55,9 +55,10 @@ void SetAttentionSplitFromForTest(int64_t min_len);
 const int64_t* FirstRows(int32_t batch, int32_t seq_len, const int32_t* lengths,
                          int64_t* rows);
 
-// Checks params against seq_len (ENC_ERR_INPUT naming fn's argument).
+// Checks batch (>= 0), seq_len (>= 1) and params against seq_len
+// (ENC_ERR_INPUT naming fn's argument).
 enc_status CheckAttentionParams(const char* fn, const enc_attention_params* p,
-                                int32_t seq_len);
+                                int32_t batch, int32_t seq_len);
 
 // Runs `a` on the best target; false if scratch could not be allocated.
 bool RunAttention(AttentionArgs& a);

@@ -4,44 +4,26 @@
 #include "enc/kernels/attention_block.h"
 
 #include <algorithm>
-#include <cmath>
-#include <new>
-#include <vector>
 
-#include "enc/kernels/norm.h"
 #include "enc/kernels/norm_gemm.h"
 #include "kernels/attention_args.h"
 #include "src/layout.h"
 #include "src/overlap.h"
 #include "src/status.h"
 #include "src/target.h"
+#include "src/thread_scratch.h"
 
 namespace enc {
 namespace {
 
-// The calling thread's queries of one chunk, kept between calls so that
-// steady calls allocate nothing.
-float* ChunkScratch(int64_t floats) {
-  thread_local std::vector<float> scratch;
-  if (static_cast<int64_t>(scratch.size()) < floats) {
-    try {
-      scratch.resize(static_cast<size_t>(floats));
-    } catch (const std::bad_alloc&) {
-      return nullptr;
-    }
-  }
-  return scratch.data();
-}
+struct QueryChunk {};  // ThreadScratch's tag: one chunk's queries
 
 enc_status CheckArgs(const char* fn, const enc_attention_params* params,
                      int32_t batch, int32_t seq_len, const int32_t* lengths,
                      const float* x, int64_t ldx, const enc_packed_b* wq,
                      const float* k, const float* v, int64_t ld_kv,
                      const enc_packed_b* wo, const float* y, int64_t ldy) {
-  if (batch < 0) return Fail(ENC_ERR_INPUT, "%s: batch (%d) < 0", fn, batch);
-  if (seq_len < 1)
-    return Fail(ENC_ERR_INPUT, "%s: seq_len (%d) < 1", fn, seq_len);
-  if (enc_status s = CheckAttentionParams(fn, params, seq_len)) return s;
+  if (enc_status s = CheckAttentionParams(fn, params, batch, seq_len)) return s;
   if (x == nullptr || k == nullptr || v == nullptr || y == nullptr ||
       wq == nullptr || wo == nullptr) {
     return Fail(ENC_ERR_INPUT, "%s: %s is NULL", fn,
@@ -74,22 +56,6 @@ enc_status CheckArgs(const char* fn, const enc_attention_params* params,
   return CheckLengths(fn, batch, seq_len, lengths);
 }
 
-// The pre-norm's arguments, checked before any chunk is written.
-enc_status CheckNorm(const char* fn, int32_t norm_kind, const float* gamma,
-                     const float* beta, float eps) {
-  if (gamma == nullptr) return ENC_OK;
-  if (norm_kind != ENC_NORM_LAYER && norm_kind != ENC_NORM_RMS) {
-    return Fail(ENC_ERR_INPUT, "%s: unknown norm_kind %d", fn, norm_kind);
-  }
-  if (norm_kind == ENC_NORM_RMS && beta != nullptr) {
-    return Fail(ENC_ERR_INPUT, "%s: rmsnorm takes no beta", fn);
-  }
-  if (!(eps > 0) || !std::isfinite(eps)) {
-    return Fail(ENC_ERR_INPUT, "%s: eps (%g) must be finite and > 0", fn, eps);
-  }
-  return ENC_OK;
-}
-
 }  // namespace
 }  // namespace enc
 
@@ -107,7 +73,8 @@ extern "C" enc_status enc_attention_block(
                                     wq, k, v, ld_kv, wo, y, ldy)) {
     return s;
   }
-  if (enc_status s = enc::CheckNorm(fn, norm_kind, gamma, beta, eps)) return s;
+  if (enc_status s = enc::CheckNormPrologue(fn, norm_kind, gamma, beta, eps))
+    return s;
   if (batch == 0) return ENC_OK;
   int64_t rows = 0;
   const int64_t* first_row = enc::FirstRows(batch, seq_len, lengths, &rows);
@@ -130,7 +97,7 @@ extern "C" enc_status enc_attention_block(
     return Fail(ENC_ERR_INPUT, "%s: y overlaps x without being x itself", fn);
   }
   const int64_t chunk = std::min<int64_t>(rows, ENC_ATTENTION_BLOCK_CHUNK_ROWS);
-  float* q = enc::ChunkScratch(chunk * d);
+  float* q = enc::ThreadScratch<enc::QueryChunk>(chunk * d);
   if (q == nullptr) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
                 static_cast<long long>(chunk * d));

@@ -4,32 +4,18 @@
 #include "enc/kernels/ffn_block.h"
 
 #include <algorithm>
-#include <cmath>
-#include <new>
-#include <vector>
 
 #include "enc/kernels/norm.h"
 #include "enc/kernels/norm_gemm.h"
 #include "src/overlap.h"
 #include "src/status.h"
 #include "src/target.h"
+#include "src/thread_scratch.h"
 
 namespace enc {
 namespace {
 
-// The calling thread's hidden rows of one chunk, kept between calls so that
-// steady calls allocate nothing.
-float* HiddenScratch(int64_t floats) {
-  thread_local std::vector<float> scratch;
-  if (static_cast<int64_t>(scratch.size()) < floats) {
-    try {
-      scratch.resize(static_cast<size_t>(floats));
-    } catch (const std::bad_alloc&) {
-      return nullptr;
-    }
-  }
-  return scratch.data();
-}
+struct HiddenRows {};  // ThreadScratch's tag: one chunk's hidden rows
 
 bool KnownActivation(enc_activation act) {
   const int a = static_cast<int>(act);
@@ -81,25 +67,15 @@ extern "C" enc_status enc_ffn_block(int32_t norm_kind, const float* gamma,
     return Fail(ENC_ERR_INPUT, "%s: unknown activation %d", fn,
                 static_cast<int>(act));
   }
-  if (gamma != nullptr) {
-    if (norm_kind != ENC_NORM_LAYER && norm_kind != ENC_NORM_RMS) {
-      return Fail(ENC_ERR_INPUT, "%s: unknown norm_kind %d", fn, norm_kind);
-    }
-    if (norm_kind == ENC_NORM_RMS && beta != nullptr) {
-      return Fail(ENC_ERR_INPUT, "%s: rmsnorm takes no beta", fn);
-    }
-    if (!(eps > 0) || !std::isfinite(eps)) {
-      return Fail(ENC_ERR_INPUT, "%s: eps (%g) must be finite and > 0", fn,
-                  eps);
-    }
-  }
+  if (enc_status s = enc::CheckNormPrologue(fn, norm_kind, gamma, beta, eps))
+    return s;
   if (m == 0) return ENC_OK;
   if (!(x == y && ldx == ldy) &&
       enc::Overlap(x, (m - 1) * ldx + d_model, y, (m - 1) * ldy + d_model)) {
     return Fail(ENC_ERR_INPUT, "%s: y overlaps x without being x itself", fn);
   }
   const int64_t chunk = std::min<int64_t>(m, ENC_FFN_BLOCK_CHUNK_ROWS);
-  float* h = enc::HiddenScratch(chunk * d_ff);
+  float* h = enc::ThreadScratch<enc::HiddenRows>(chunk * d_ff);
   if (h == nullptr) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
                 static_cast<long long>(chunk * d_ff));

@@ -3,29 +3,16 @@
 #include "enc/kernels/norm_gemm.h"
 
 #include <algorithm>
-#include <new>
-#include <vector>
 
 #include "enc/kernels/norm.h"
 #include "src/overlap.h"
 #include "src/status.h"
+#include "src/thread_scratch.h"
 
 namespace enc {
 namespace {
 
-// The calling thread's normed rows: a chunk of k floats each, kept between
-// calls so that steady calls allocate nothing.
-float* NormScratch(int64_t floats) {
-  thread_local std::vector<float> scratch;
-  if (static_cast<int64_t>(scratch.size()) < floats) {
-    try {
-      scratch.resize(static_cast<size_t>(floats));
-    } catch (const std::bad_alloc&) {
-      return nullptr;
-    }
-  }
-  return scratch.data();
-}
+struct NormedRows {};  // ThreadScratch's tag: one chunk's normed rows
 
 // The checks whose failure must leave y unwritten and that no single chunk's
 // call sees whole: y against x, over all m rows.
@@ -48,7 +35,7 @@ enc_status Chunked(const char* fn, int32_t norm_kind, const float* gamma,
                    const float* beta, float eps, int64_t m, const float* x,
                    int64_t ldx, int64_t k, const Gemm& gemm) {
   const int64_t chunk = std::min<int64_t>(m, ENC_NORM_GEMM_CHUNK_ROWS);
-  float* normed = NormScratch(chunk * k);
+  float* normed = ThreadScratch<NormedRows>(chunk * k);
   if (normed == nullptr) {
     return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
                 static_cast<long long>(chunk * k));

@@ -96,6 +96,16 @@ SmallVector<Value> normPrologue(EncoderLowering &E, OpT Op, Location L) {
           E.view(Op.getNormGamma()).Ptr, E.ptrOrNull(Op.getNormBeta(), L),
           B.f32(Op.getNormEps()->convertToFloat(), L)};
 }
+
+/// The same for a kernel that takes the prologue's arguments always
+/// (enc_attention_block, enc_ffn_block): zeros and nulls when there is none.
+template <typename OpT>
+SmallVector<Value> normPrologueOrNone(EncoderLowering &E, OpT Op, Location L) {
+  if (Op.getNorm())
+    return normPrologue(E, Op, L);
+  RuntimeBuilder &B = E.B;
+  return {B.i32(0, L), B.null(L), B.null(L), B.f32(0.0f, L)};
+}
 } // namespace
 
 LogicalResult LinearOp::lowerToRuntime(EncoderLowering &E) {
@@ -289,12 +299,9 @@ LogicalResult AttentionBlockOp::lowerToRuntime(EncoderLowering &E) {
     return Op.emitError("k and v must share a row stride, not ")
            << K.Ld << " and " << V.Ld;
   storeAttentionParams(E, Op, width(Op.getK()));
-  SmallVector<Value> Norm = normPrologue(E, Op, L);
-  if (Norm.empty())
-    Norm = {B.i32(0, L), B.null(L), B.null(L), B.f32(0.0f, L)};
   SmallVector<Value> Args = {E.AttentionParams, E.Batch, E.SeqLen,
                              E.view(Op.getLengths()).Ptr};
-  Args.append(Norm);
+  Args.append(normPrologueOrNone(E, Op, L));
   Args.append({X.Ptr, B.i64(X.Ld, L), E.view(Op.getQWeight()).Ptr,
                E.ptrOrNull(Op.getQBias(), L), K.Ptr, V.Ptr, B.i64(K.Ld, L),
                E.view(Op.getOutWeight()).Ptr, E.ptrOrNull(Op.getOutBias(), L),
@@ -309,9 +316,7 @@ LogicalResult FfnBlockOp::lowerToRuntime(EncoderLowering &E) {
   Location L = Op.getLoc();
   View X = E.view(Op.getInput());
   View Y = E.resultView(Op);
-  SmallVector<Value> Args = normPrologue(E, Op, L);
-  if (Args.empty())
-    Args = {B.i32(0, L), B.null(L), B.null(L), B.f32(0.0f, L)};
+  SmallVector<Value> Args = normPrologueOrNone(E, Op, L);
   Value W1 = E.view(Op.getHiddenWeight()).Ptr;
   // A gated layer's bias slot is [bg; bu]: the up bias starts d_ff in.
   Value BiasGate = E.ptrOrNull(Op.getHiddenBias(), L), BiasUp = B.null(L);
