@@ -4,11 +4,13 @@
 // kAttentionSplitFrom tokens on several threads, one share of a head's keys
 // (packed into panels the threads share) and then one share of its query
 // rows (attention.cc). The scratch, reused across calls on the same thread,
-// holds: K_h transposed and rotated [d_k, ld] (so the scores of a
+// holds: K_h transposed and rotated [d_k, Lj] (so the scores of a
 // query row are contiguous in j), V_h copied [L, dkp] (rows padded to whole
-// vectors), a block of kRows rotated and scaled query rows, their scores
-// [kRows, ld] and, for relative bias, this head's bias per offset j - i.
-// Only kRows rows of scores exist at a time: memory O(L * d_k), not O(L^2).
+// vectors), a block of kRows rotated and scaled query rows, their scores for
+// one tile of keys (kAttentionTileKeys) [kRows, ld], their partial outputs and,
+// for relative bias, this head's bias per offset j - i. The softmax is the
+// online one (FlashAttention's recurrence), tile by tile over the keys: memory
+// O(L * d_k) per thread, not O(L^2), and the scores stay in L1.
 // The two products are register-blocked per target (kRows, kScoreVecs,
 // kSumVecs below) so that neither spills.
 
@@ -22,6 +24,7 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <memory>
@@ -51,6 +54,10 @@ constexpr size_t kScoreVecs = 2;
 constexpr size_t kSumVecs = 2;
 #endif
 constexpr size_t kTransposeRows = 16;  // at most this many K rows per step
+// Query blocks of a global block that visit each tile of keys together, so
+// that the tile's K and V panels (2 x 128 KiB at 512 keys of d_k 64) are read
+// from memory once per 96 query rows, then from L2.
+constexpr size_t kGroupBlocks = 16;
 
 HWY_INLINE size_t RoundUp(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
@@ -139,8 +146,8 @@ HWY_INLINE void ScoreBlock(const float* HWY_RESTRICT Q, size_t dkp,
   }
 }
 
-// O[r, 0 .. kV*N) = sum_{j in [j_lo, j_hi)} P[r, j] V[j, ..] for the kRows
-// rows of P (ldp apart), from the value panel Vp (rows of kV*N columns,
+// O[r, 0 .. kV*N) += sum_{j in [j_lo, j_hi)} P[r, j - j_lo] V[j, ..] for the
+// kRows rows of P (ldp apart), from the value panel Vp (rows of kV*N columns,
 // contiguous); O rows ldo apart.
 template <size_t kV>
 HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t ldp,
@@ -151,10 +158,11 @@ HWY_INLINE void WeightedSumBlock(const float* HWY_RESTRICT P, size_t ldp,
   const size_t N = hn::Lanes(d);
   VF acc[kRows][kV];
   for (size_t r = 0; r < kRows; ++r) {
-    for (size_t q = 0; q < kV; ++q) acc[r][q] = hn::Zero(d);
+    for (size_t q = 0; q < kV; ++q)
+      acc[r][q] = hn::Load(d, O + r * ldo + q * N);
   }
   const float* vp = Vp + j_lo * kV * N;
-  for (size_t j = j_lo; j < j_hi; ++j, vp += kV * N) {
+  for (size_t j = 0; j < j_hi - j_lo; ++j, vp += kV * N) {
     VF v[kV];
     for (size_t q = 0; q < kV; ++q) v[q] = hn::Load(d, vp + q * N);
     for (size_t r = 0; r < kRows; ++r) {
@@ -183,22 +191,40 @@ HWY_INLINE size_t ScoreUpTo(size_t n, const float* HWY_RESTRICT Q, size_t dkp,
   return kSV;
 }
 
-// Softmax of one row of scores in place over [0, n) (n a multiple of the
-// vector; masked entries are -inf on entry and 0 on exit); returns 1 / sum so
-// the caller can normalise late.
-HWY_INLINE float SoftmaxRow(float* HWY_RESTRICT s, size_t n) {
+// One step of the online softmax (the FlashAttention recurrence) over a tile
+// of one row's scores s[0, n) (n a multiple of the vector; masked entries
+// -inf): m, the row's running maximum, becomes max(m, max(s)); s becomes
+// exp(s - m) in place (masked entries 0); *sum, the running sum of
+// exp(score - m), is rescaled to the new m and adds this tile's. Returns the
+// factor exp(m_old - m_new) by which the row's partial output is to be
+// rescaled (1 up to and including the first tile that sees a key; s is all 0
+// while none was seen). With one tile this is the plain softmax, to
+// the bit.
+HWY_INLINE float OnlineSoftmaxStep(float* HWY_RESTRICT s, size_t n, float* m,
+                                   float* sum) {
   const DF d;
   const size_t N = hn::Lanes(d);
-  VF m = hn::Set(d, -std::numeric_limits<float>::infinity());
-  for (size_t j = 0; j < n; j += N) m = hn::Max(m, hn::Load(d, s + j));
-  const VF vmax = hn::MaxOfLanes(d, m);
-  VF sum = hn::Zero(d);
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  VF vm = hn::Set(d, *m);
+  for (size_t j = 0; j < n; j += N) vm = hn::Max(vm, hn::Load(d, s + j));
+  const float m_new = hn::GetLane(hn::MaxOfLanes(d, vm));
+  if (m_new == neg_inf) {  // every key so far masked
+    std::fill(s, s + n, 0.0f);
+    return 1.0f;
+  }
+  const VF vmax = hn::Set(d, m_new);
+  VF vsum = hn::Zero(d);
   for (size_t j = 0; j < n; j += N) {
     const VF e = ExpNonPositive(d, hn::Sub(hn::Load(d, s + j), vmax));
     hn::Store(e, d, s + j);
-    sum = hn::Add(sum, e);
+    vsum = hn::Add(vsum, e);
   }
-  return 1.0f / hn::GetLane(hn::SumOfLanes(d, sum));
+  const float tile_sum = hn::GetLane(hn::SumOfLanes(d, vsum));
+  // The first keys seen: O and *sum are still 0, nothing to rescale.
+  const float alpha = *m == neg_inf ? 1.0f : std::exp(*m - m_new);
+  *sum = *sum * alpha + tile_sum;
+  *m = m_new;
+  return alpha;
 }
 
 // The keys [lo, hi) within `half` (= window / 2) of some query row of
@@ -212,12 +238,13 @@ HWY_INLINE KeyRange LocalKeys(size_t L, size_t i0, size_t i1, size_t half) {
 }
 
 // The scratch geometry of one sequence (any head). Keys are scored kJ at a
-// time: Lj of them (L rounded up; the rest score -inf). The score rows are ld
-// apart: Lj, plus a vector when Lj floats are a multiple of 512 bytes (such
-// rows map to few L1 sets). Value columns go in panels of kW (kSumVecs
-// vectors), then of one vector.
+// time: Lj of them (L rounded up; the rest score -inf), `tile` of them (at
+// most a.tile_keys, rounded up to kJ) per step of the online softmax, `tiles`
+// steps at most. The score rows are ld apart: tile, plus a vector when tile
+// floats are a multiple of 512 bytes (such rows map to few L1 sets). Value
+// columns go in panels of kW (kSumVecs vectors), then of one vector.
 struct HeadShape {
-  size_t L, dk, N, kJ, Lj, ld, dkp, kW, full_cols, rel_len;
+  size_t L, dk, N, kJ, Lj, tile, tiles, ld, dkp, kW, full_cols, rel_len;
 
   // Kp: rope(K) in key panels [Lj / kJ][d_k][kJ], zero past L. Vp: V in
   // column panels, the one of columns [c0, c0 + w) at Vp + c0 * L as
@@ -225,12 +252,33 @@ struct HeadShape {
   size_t KeyFloats() const { return dk * Lj; }
   size_t ValueFloats() const { return L * dkp; }
   size_t PanelFloats() const { return KeyFloats() + ValueFloats() + rel_len; }
-  // A block of query rows: Q, their scores, their output, and the
-  // transposition buffer of PackKeys.
+  // A group of query blocks (kGroupBlocks x kRows rows): their Q and partial
+  // outputs, one block's scores for a tile, the transposition buffer of
+  // PackKeys and, for the probabilities, each row's maximum after each tile.
   size_t RowFloats() const {
-    return 2 * kRows * dkp + kRows * ld + kTransposeRows * dkp;
+    const size_t rows = kGroupBlocks * kRows;
+    return 2 * rows * dkp + kRows * ld + kTransposeRows * dkp + rows * tiles;
   }
 };
+
+// Where a group's buffers live in its RowFloats() floats.
+struct RowScratch {
+  float* Q;         // [kGroupBlocks * kRows][dkp]: rotated, scaled queries
+  float* O;         // [kGroupBlocks * kRows][dkp]: unnormalised outputs
+  float* Sc;        // [kRows][ld]: one block's scores for one tile
+  float* T;         // [kTransposeRows][dkp]: PackKeys' transposition
+  float* tile_max;  // [kGroupBlocks * kRows][tiles]: for the probabilities
+};
+
+HWY_INLINE RowScratch CarveRows(const HeadShape& s, float* rows) {
+  RowScratch r;
+  r.Q = rows;
+  r.O = r.Q + kGroupBlocks * kRows * s.dkp;
+  r.Sc = r.O + kGroupBlocks * kRows * s.dkp;
+  r.T = r.Sc + kRows * s.ld;
+  r.tile_max = r.T + kTransposeRows * s.dkp;
+  return r;
+}
 
 HWY_INLINE size_t SequenceLength(const AttentionArgs& a, int64_t b) {
   return a.lengths ? static_cast<size_t>(a.lengths[b])
@@ -245,7 +293,9 @@ HWY_INLINE HeadShape ShapeOf(const AttentionArgs& a, int64_t b) {
   s.N = hn::Lanes(d);
   s.kJ = kScoreVecs * s.N;
   s.Lj = RoundUp(s.L, s.kJ);
-  s.ld = s.Lj % 128 == 0 ? s.Lj + s.N : s.Lj;
+  s.tile = std::min(RoundUp(std::max<size_t>(a.tile_keys, 1), s.kJ), s.Lj);
+  s.tiles = s.tile == 0 ? 0 : (s.Lj + s.tile - 1) / s.tile;
+  s.ld = s.tile % 128 == 0 ? s.tile + s.N : s.tile;
   s.dkp = RoundUp(s.dk, s.N);
   s.kW = kSumVecs * s.N;
   s.full_cols = s.dkp / s.kW * s.kW;
@@ -337,16 +387,35 @@ HWY_INLINE void FillRelative(const AttentionArgs& a, const HeadShape& s,
   std::fill(Rel + n, Rel + s.rel_len, 0.0f);
 }
 
+// The keys one block of query rows [i0, i0 + rows) reads: `keys` exactly,
+// [j_begin, j_end) in whole vectors (scores past L are 0 in Kp's padding and
+// masked).
+struct BlockKeys {
+  KeyRange keys;
+  size_t j_begin, j_end;
+};
+HWY_INLINE BlockKeys BlockKeysOf(const HeadShape& s, bool local, size_t half,
+                                 size_t i0, size_t rows) {
+  if (!local) return BlockKeys{KeyRange{0, s.L}, 0, s.Lj};
+  const KeyRange keys = LocalKeys(s.L, i0, i0 + rows, half);
+  return BlockKeys{keys, keys.lo / s.N * s.N, RoundUp(keys.hi, s.N)};
+}
+
 // The query rows [i_lo, i_hi) of (b, h) (i_lo a multiple of kRows) against
-// the packed panels; each output row replaces its query row only after that
-// row was read, so out may be q. rows: RowFloats() floats of scratch.
+// the packed panels, with the online softmax: the rows go in blocks of kRows,
+// the blocks in groups (kGroupBlocks for a global block, one for a local
+// one); a group visits the keys a tile at a time, each block scoring,
+// softmaxing and summing the tile's keys it sees. Each row keeps its running
+// maximum and sum, and its partial output is rescaled when the maximum grows.
+// Each output row replaces its query row only after that row was read, so out
+// may be q. rows_scratch: RowFloats() floats.
 HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
                           int64_t h, const HeadPanels& hp, size_t i_lo,
                           size_t i_hi, float* rows_scratch) {
   const enc_attention_params& p = a.p;
   const DF d;
   const size_t N = s.N, L = s.L, dk = s.dk, dkp = s.dkp, kJ = s.kJ;
-  const size_t Lj = s.Lj, ld = s.ld;
+  const size_t ld = s.ld;
   const int64_t row0 = a.first_row[b];
   const int64_t col = h * p.d_k;
   // q and out hold the packed rows [q_first, q_end) only.
@@ -355,9 +424,8 @@ HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
   const int64_t q_row = row0 - a.q_first;  // row of query i: q_row + i
   const size_t S = static_cast<size_t>(a.seq_len);
   float* probs = ProbsOf(a, b, h);
-  float* Q = rows_scratch;
-  float* Sc = Q + kRows * dkp;
-  float* O = Sc + kRows * ld;
+  const RowScratch rs = CarveRows(s, rows_scratch);
+  float* Sc = rs.Sc;
   const float* Kp = hp.Kp;
   const float* Vp = hp.Vp;
   const float* Rel = hp.Rel;
@@ -370,72 +438,130 @@ HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
   // A local block (window > 0) sees |i - j| <= half; a window of 1 only j = i.
   const bool local = p.window > 0;
   const size_t half = static_cast<size_t>(p.window / 2);
+  const size_t group = local ? 1 : kGroupBlocks;
 
-  float inv_sum[kRows];
-  for (size_t i0 = i_lo; i0 < i_hi; i0 += kRows) {
-    const size_t rows = std::min(kRows, i_hi - i0);
-    const KeyRange keys =
-        local ? LocalKeys(L, i0, i0 + rows, half) : KeyRange{0, L};
-    // The whole vectors of keys that cover [keys.lo, keys.hi): every key
-    // block for a global block, vectors from the block's edges for a local
-    // one (scores past L are 0 in Kp's padding and masked below).
-    const size_t j_begin = local ? keys.lo / N * N : 0;
-    const size_t j_end = local ? RoundUp(keys.hi, N) : Lj;
-    for (size_t r = 0; r < kRows; ++r) {
-      const size_t i = i0 + std::min(r, rows - 1);  // repeat the last row
-      RotateRow(p, qbase + (q_row + static_cast<int64_t>(i)) * a.ld_q, p.scale,
-                static_cast<int64_t>(i), Q + r * dkp, 1);
+  float row_max[kGroupBlocks * kRows], row_sum[kGroupBlocks * kRows];
+  for (size_t g0 = i_lo; g0 < i_hi; g0 += group * kRows) {
+    const size_t g1 = std::min(i_hi, g0 + group * kRows);
+    const size_t blocks = (g1 - g0 + kRows - 1) / kRows;
+    KeyRange span{SIZE_MAX, 0};  // the vectors of keys some block reads
+    for (size_t k = 0; k < blocks; ++k) {
+      const size_t i0 = g0 + k * kRows, rows = std::min(kRows, g1 - i0);
+      for (size_t r = 0; r < kRows; ++r) {
+        const size_t i = i0 + std::min(r, rows - 1);  // repeat the last row
+        RotateRow(p, qbase + (q_row + static_cast<int64_t>(i)) * a.ld_q,
+                  p.scale, static_cast<int64_t>(i),
+                  rs.Q + (k * kRows + r) * dkp, 1);
+      }
+      const BlockKeys bk = BlockKeysOf(s, local, half, i0, rows);
+      span.lo = std::min(span.lo, bk.j_begin);
+      span.hi = std::max(span.hi, bk.j_end);
     }
-    // As many vectors at a time as the key panel holds from j0 on.
-    for (size_t j0 = j_begin; j0 < j_end;) {
-      const float* panel = Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
-      const size_t n = std::min(kJ - j0 % kJ, j_end - j0) / N;
-      j0 += N * ScoreUpTo<kScoreVecs>(n, Q, dkp, panel, kJ, dk, Sc + j0, ld);
+    const size_t group_rows = blocks * kRows;
+    std::fill(row_max, row_max + group_rows, neg_inf);
+    std::fill(row_sum, row_sum + group_rows, 0.0f);
+    std::fill(rs.O, rs.O + group_rows * dkp, 0.0f);
+    if (probs != nullptr) {
+      std::fill(rs.tile_max, rs.tile_max + group_rows * s.tiles, neg_inf);
+      for (size_t i = g0; i < g1; ++i) {
+        std::fill(probs + i * S, probs + (i + 1) * S, 0.0f);
+      }
     }
-    for (size_t r = 0; r < rows; ++r) {
-      const size_t i = i0 + r;
-      float* sr = Sc + r * ld;
-      if (p.alibi_slopes != nullptr) {
-        const VF vi = hn::Set(d, static_cast<float>(i));
-        for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
-          const VF dist = hn::Abs(
-              hn::Sub(hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
-          hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, sr + j0)), d,
-                    sr + j0);
+    size_t t = 0;  // the tile's index in the group's span
+    for (size_t t0 = span.lo; t0 < span.hi; t0 += s.tile, ++t) {
+      const size_t t1 = std::min(t0 + s.tile, span.hi);
+      for (size_t k = 0; k < blocks; ++k) {
+        const size_t i0 = g0 + k * kRows, rows = std::min(kRows, g1 - i0);
+        const BlockKeys bk = BlockKeysOf(s, local, half, i0, rows);
+        // This block's keys in this tile: [a0, a1), whole vectors.
+        const size_t a0 = std::max(t0, bk.j_begin), a1 = std::min(t1, bk.j_end);
+        if (a0 >= a1) continue;
+        const float* Q = rs.Q + k * kRows * dkp;
+        float* O = rs.O + k * kRows * dkp;
+        // As many vectors at a time as the key panel holds from j0 on.
+        for (size_t j0 = a0; j0 < a1;) {
+          const float* panel = Kp + (j0 / kJ) * dk * kJ + j0 % kJ;
+          const size_t n = std::min(kJ - j0 % kJ, a1 - j0) / N;
+          j0 += N * ScoreUpTo<kScoreVecs>(n, Q, dkp, panel, kJ, dk,
+                                          Sc + (j0 - a0), ld);
+        }
+        float alpha[kRows];
+        for (size_t r = 0; r < kRows; ++r) {
+          float* sr = Sc + r * ld;  // sr[j - a0]: key j
+          if (r >= rows) {  // a repeated row: adds nothing to any output
+            std::fill(sr, sr + (a1 - a0), 0.0f);
+            alpha[r] = 1.0f;
+            continue;
+          }
+          const size_t i = i0 + r;
+          if (p.alibi_slopes != nullptr) {
+            const VF vi = hn::Set(d, static_cast<float>(i));
+            for (size_t j0 = a0; j0 < a1; j0 += N) {
+              const VF dist = hn::Abs(hn::Sub(
+                  hn::Add(iota, hn::Set(d, static_cast<float>(j0))), vi));
+              float* sj = sr + (j0 - a0);
+              hn::Store(hn::MulAdd(neg_slope, dist, hn::Load(d, sj)), d, sj);
+            }
+          }
+          if (rel) {
+            const float* rb = Rel + (L - 1 - i);  // rb[j]: offset j - i
+            for (size_t j0 = a0; j0 < a1; j0 += N) {
+              float* sj = sr + (j0 - a0);
+              hn::Store(hn::Add(hn::Load(d, sj), hn::LoadU(d, rb + j0)), d, sj);
+            }
+          }
+          const KeyRange row = local ? LocalKeys(L, i, i + 1, half) : bk.keys;
+          const size_t lo = std::min(std::max(row.lo, a0), a1);
+          const size_t hi = std::max(std::min(row.hi, a1), lo);
+          std::fill(sr, sr + (lo - a0), neg_inf);
+          std::fill(sr + (hi - a0), sr + (a1 - a0), neg_inf);
+          // P unnormalised; O is scaled at the end.
+          const size_t gr = k * kRows + r;  // the row in the group
+          alpha[r] = OnlineSoftmaxStep(sr, a1 - a0, &row_max[gr], &row_sum[gr]);
+          if (probs != nullptr && a0 < L) {
+            std::copy(sr, sr + (std::min(a1, L) - a0), probs + i * S + a0);
+            rs.tile_max[gr * s.tiles + t] = row_max[gr];
+          }
+        }
+        for (size_t r = 0; r < rows; ++r) {
+          if (alpha[r] == 1.0f) continue;
+          const VF va = hn::Set(d, alpha[r]);
+          float* o = O + r * dkp;
+          for (size_t c = 0; c < dkp; c += N)
+            hn::Store(hn::Mul(va, hn::Load(d, o + c)), d, o + c);
+        }
+        // Keys past L or outside every row's window weigh 0: sum only those
+        // in [keys.lo, keys.hi), which Vp holds.
+        const size_t v_lo = std::max(a0, bk.keys.lo);
+        const size_t v_hi = std::min(a1, bk.keys.hi);
+        if (v_lo >= v_hi) continue;
+        const float* P = Sc + (v_lo - a0);
+        size_t c0 = 0;
+        for (; c0 < s.full_cols; c0 += s.kW) {
+          WeightedSumBlock<kSumVecs>(P, ld, Vp + c0 * L, v_lo, v_hi, O + c0,
+                                     dkp);
+        }
+        for (; c0 < dkp; c0 += N) {
+          WeightedSumBlock<1>(P, ld, Vp + c0 * L, v_lo, v_hi, O + c0, dkp);
         }
       }
-      if (rel) {
-        const float* rb = Rel + (L - 1 - i);  // rb[j]: offset j - i
-        for (size_t j0 = j_begin; j0 < j_end; j0 += N) {
-          hn::Store(hn::Add(hn::Load(d, sr + j0), hn::LoadU(d, rb + j0)), d,
-                    sr + j0);
-        }
-      }
-      const KeyRange row = local ? LocalKeys(L, i, i + 1, half) : keys;
-      std::fill(sr + j_begin, sr + row.lo, neg_inf);
-      std::fill(sr + row.hi, sr + j_end, neg_inf);
-      // P unnormalised; O is scaled below.
-      inv_sum[r] = SoftmaxRow(sr + j_begin, j_end - j_begin);
-      if (probs != nullptr) {
-        float* prow = probs + i * S;
-        std::fill(prow, prow + S, 0.0f);
-        for (size_t j = j_begin; j < std::min(j_end, L); ++j)
-          prow[j] = sr[j] * inv_sum[r];
-      }
     }
-    size_t c0 = 0;
-    for (; c0 < s.full_cols; c0 += s.kW) {
-      WeightedSumBlock<kSumVecs>(Sc, ld, Vp + c0 * L, keys.lo, keys.hi, O + c0,
-                                 dkp);
-    }
-    for (; c0 < dkp; c0 += N) {
-      WeightedSumBlock<1>(Sc, ld, Vp + c0 * L, keys.lo, keys.hi, O + c0, dkp);
-    }
-    for (size_t r = 0; r < rows; ++r) {
-      const float* o = O + r * dkp;
-      float* dst = out + (q_row + static_cast<int64_t>(i0 + r)) * a.ld_out;
-      const float inv = inv_sum[r];
+    for (size_t i = g0; i < g1; ++i) {
+      const size_t gr = i - g0;
+      const float* o = rs.O + gr * dkp;
+      float* dst = out + (q_row + static_cast<int64_t>(i)) * a.ld_out;
+      const float inv = 1.0f / row_sum[gr];
       for (size_t c = 0; c < dk; ++c) dst[c] = o[c] * inv;
+      if (probs == nullptr) continue;
+      // Each tile's probabilities are relative to the maximum after it.
+      float* prow = probs + i * S;
+      size_t k = 0;
+      for (size_t t0 = span.lo; t0 < std::min(span.hi, L); t0 += s.tile, ++k) {
+        const float m = rs.tile_max[gr * s.tiles + k];
+        const float f = m == neg_inf ? 0.0f : std::exp(m - row_max[gr]) * inv;
+        const size_t t1 = std::min(std::min(t0 + s.tile, span.hi), L);
+        for (size_t j = t0; j < t1; ++j) prow[j] *= f;
+      }
     }
   }
 }
@@ -475,8 +601,7 @@ HWY_INLINE void AttentionHead(AttentionArgs& a, int64_t b, int64_t h) {
   const HeadPanels hp = CarvePanels(s, buf);
   float* rows = buf + s.PanelFloats();
   const KeyRange kb = KeyBlocksOf(a, s, q);
-  PackKeys(a, s, b, h, hp, kb.lo, kb.hi,
-           rows + 2 * kRows * s.dkp + kRows * s.ld);
+  PackKeys(a, s, b, h, hp, kb.lo, kb.hi, CarveRows(s, rows).T);
   if (a.p.rel_bucket != nullptr) FillRelative(a, s, h, hp.Rel);
   QueryRows(a, s, b, h, hp, q.lo, q.hi, rows);
 }

@@ -153,7 +153,17 @@ HWY_AFTER_NAMESPACE();
 namespace enc {
 namespace {
 std::atomic<int64_t> g_split_from_for_test{0};
+std::atomic<int64_t> g_tile_keys_for_test{0};
 }  // namespace
+
+size_t AttentionTileKeys() {
+  const int64_t forced = g_tile_keys_for_test.load(std::memory_order_relaxed);
+  return forced > 0 ? static_cast<size_t>(forced) : kAttentionTileKeys;
+}
+
+void SetAttentionTileKeysForTest(int64_t keys) {
+  g_tile_keys_for_test.store(keys);
+}
 
 size_t AttentionSplitFrom(int threads) {
   const int64_t forced = g_split_from_for_test.load(std::memory_order_relaxed);
@@ -167,6 +177,7 @@ void SetAttentionSplitFromForTest(int64_t min_len) {
 
 ENC_EXPORT(Attention);
 bool RunAttention(AttentionArgs& a) {
+  a.tile_keys = AttentionTileKeys();
   ENC_DYNAMIC_DISPATCH(Attention)(a);
   return !a.out_of_memory.load();
 }

@@ -35,7 +35,21 @@ struct AttentionArgs {
   // Sequences at least this long run head by head over all threads
   // (AttentionSplitFrom); the rest one (sequence, head) per task.
   size_t split_from = SIZE_MAX;
+  // Keys per step of the online softmax (AttentionTileKeys; rounded up to
+  // the target's key block).
+  size_t tile_keys = 0;
 };
+
+// The online softmax's tile: a block of query rows scores this many keys at
+// a time, so its scores stay in L1 (6 rows x 2 KiB) whatever the length.
+constexpr size_t kAttentionTileKeys = 512;
+
+// kAttentionTileKeys, or what a test set.
+size_t AttentionTileKeys();
+
+// Tests: keys > 0 makes every tile that many keys (rounded up to the target's
+// key block), to cross tile edges in short sequences; 0 restores the default.
+void SetAttentionTileKeysForTest(int64_t keys);
 
 // From this length on, a sequence's heads run one at a time with every
 // thread on each (shared panels): below it, per-(sequence, head) tasks

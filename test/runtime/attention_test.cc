@@ -462,6 +462,82 @@ TEST(Attention, HeadByHeadMatchesOneTaskPerHead) {
   enc_set_num_threads(threads_before);
 }
 
+// The online softmax visits the keys a tile at a time (kAttentionTileKeys;
+// a test sets one key block, 16 or 64 keys): its running maximum grows from
+// tile to tile (ALiBi, large scores), a local window starts and ends inside
+// tiles, rows see no key in their first tiles. The outputs match the float64
+// reference; the probabilities match the one-tile softmax's (checked against
+// float64 in test/python/test_attention.py) and each valid row sums to 1.
+TEST(Attention, TilesOfKeysMatchReference) {
+  std::mt19937 rng(31);
+  Case cases[] = {
+      {2, 16, 200, 3, ENC_ROPE_HALVES, kNoBias},
+      {2, 8, 150, 2, ENC_ROPE_NONE, kAlibi, 4.0f},
+      {2, 24, 170, 2, ENC_ROPE_INTERLEAVED, kRelative},
+      {3, 17, 133, 2, ENC_ROPE_NONE, kAlibi, 1.0f, false, 90},
+      {2, 64, 210, 2, ENC_ROPE_HALVES, kRelative, 1.0f, false, 33},
+      {2, 8, 96, 2, ENC_ROPE_NONE, kNoBias, 30.0f},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(Name(c) + " q_scale " + std::to_string(c.q_scale));
+    enc::SetAttentionTileKeysForTest(1);  // one key block per tile
+    RunCase(c, rng);
+    enc::SetAttentionTileKeysForTest(0);
+    if (HasFatalFailure()) return;
+    AttnSetup s{c};
+    Build(s, rng);
+    const int d_model = c.heads * c.d_k;
+    const std::vector<float> qkv = PackQkv(s, PackedRows(s));
+    const size_t S = static_cast<size_t>(c.seq);
+    auto probs_with_tile = [&](int64_t tile_keys) {
+      enc::SetAttentionTileKeysForTest(tile_keys);
+      std::vector<float> out(qkv.size()),
+          probs(static_cast<size_t>(c.batch) * c.heads * S * S, NAN);
+      enc_attention_params p = s.p;
+      p.probs = probs.data();
+      const enc_status st =
+          enc_attention(&p, c.batch, c.seq, s.lengths.data(), qkv.data(),
+                        qkv.data() + d_model, qkv.data() + 2 * d_model,
+                        3 * d_model, out.data(), d_model);
+      enc::SetAttentionTileKeysForTest(0);
+      EXPECT_EQ(ENC_OK, st) << enc_last_error();
+      return probs;
+    };
+    ForEachTarget([&] {
+      const std::vector<float> tiled = probs_with_tile(1);
+      const std::vector<float> whole = probs_with_tile(1 << 20);
+      for (int b = 0; b < c.batch; ++b) {
+        for (int h = 0; h < c.heads; ++h) {
+          for (int i = 0; i < s.lengths[b]; ++i) {
+            const size_t row =
+                ((static_cast<size_t>(b) * c.heads + h) * S + i) * S;
+            double sum = 0;
+            for (size_t j = 0; j < S; ++j) {
+              const float got = tiled[row + j], want = whole[row + j];
+              ASSERT_NEAR(got, want, 1e-6 + 1e-5 * std::abs(want))
+                  << "b " << b << " h " << h << " i " << i << " j " << j;
+              sum += got;
+            }
+            ASSERT_NEAR(sum, 1.0, 1e-5)
+                << "b " << b << " h " << h << " i " << i;
+          }
+        }
+      }
+    });
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Past one tile of the default size: 1,100 keys are three tiles of 512, a
+// window of 700 spans two or three of them.
+TEST(Attention, LongerThanOneTile) {
+  std::mt19937 rng(32);
+  RunCase(Case{2, 16, 1100, 1, ENC_ROPE_HALVES, kAlibi}, rng);
+  if (HasFatalFailure()) return;
+  RunCase(Case{2, 16, 1100, 1, ENC_ROPE_NONE, kRelative, 1.0f, false, 700},
+          rng);
+}
+
 TEST(Attention, ZeroLengthsHaveNoRows) {
   enc_attention_params p{};
   p.heads = 2;

@@ -326,7 +326,7 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << "_workspace_bytes(batch, seq_len)\n"
      << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
      << "reused, plus the attention\n"
-     << " * kernel's per-thread scratch of one head's scores";
+     << " * kernel's per-thread scratch of one head's keys and values";
   // The chunked sub-layers' scratch: a chunk of queries (attention_block.h)
   // and a chunk of hidden rows (ffn_block.h).
   int64_t QueryWidth = 0, HiddenWidth = 0;
