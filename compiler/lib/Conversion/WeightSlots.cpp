@@ -15,46 +15,24 @@ using namespace mlir;
 using namespace enc;
 
 namespace {
-/// The slot kind a use of a weight asks for, or none (a concatenation's
-/// part: the concatenation is the slot).
+/// The slot kind a use of a weight asks for (the user's ReadsWeights), or
+/// none (a concatenation's part: the concatenation is the slot).
 std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
-  Operation *User = Use.getOwner();
-  if (auto L = dyn_cast<LinearOp>(User))
-    return Use.get() == L.getWeight() ? ENC_SLOT_PACKED_MATRIX
-                                      : ENC_SLOT_VECTOR;
-  if (auto G = dyn_cast<GatedLinearOp>(User))
-    return Use.get() == G.getWeight() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_VECTOR;
-  if (isa<NormOp>(User))
-    return ENC_SLOT_VECTOR;
-  if (auto A = dyn_cast<AttentionBlockOp>(User)) {
-    if (Use.get() == A.getQWeight() || Use.get() == A.getOutWeight())
-      return ENC_SLOT_PACKED_MATRIX;
-    if (Use.get() == A.getQBias() || Use.get() == A.getOutBias() ||
-        Use.get() == A.getNormGamma() || Use.get() == A.getNormBeta())
-      return ENC_SLOT_VECTOR;
-    return ENC_SLOT_TABLE; // the attention tables
-  }
-  if (auto F = dyn_cast<FfnBlockOp>(User)) {
-    if (Use.get() == F.getHiddenWeight())
-      return F.getGated() ? ENC_SLOT_PACKED_GATED : ENC_SLOT_PACKED_MATRIX;
-    return Use.get() == F.getOutWeight() ? ENC_SLOT_PACKED_MATRIX
-                                         : ENC_SLOT_VECTOR;
-  }
-  if (isa<ColbertOp>(User))
+  // enc.weight's and enc.concat_weights' verifiers admit no other user.
+  auto Reader = cast<ReadsWeights>(Use.getOwner());
+  switch (Reader.getWeightRole(Use.getOperandNumber())) {
+  case WeightRole::Matrix:
     return ENC_SLOT_PACKED_MATRIX;
-  if (auto H = dyn_cast<DenseHeadOp>(User))
-    return Use.get() == H.getWeight() ? ENC_SLOT_PACKED_MATRIX
-                                      : ENC_SLOT_VECTOR;
-  if (isa<MlmOp, SpladeOp>(User))
-    return Use.getOperandNumber() == 2 ? ENC_SLOT_PACKED_MATRIX
-                                       : ENC_SLOT_VECTOR;
-  if (auto C = dyn_cast<ClassifierOp>(User))
-    return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight()
-               ? ENC_SLOT_PACKED_MATRIX
-               : ENC_SLOT_VECTOR;
-  if (isa<ConcatWeightsOp>(User))
+  case WeightRole::GatedMatrix:
+    return ENC_SLOT_PACKED_GATED;
+  case WeightRole::Vector:
+    return ENC_SLOT_VECTOR;
+  case WeightRole::Table:
+    return ENC_SLOT_TABLE;
+  case WeightRole::Part:
     return std::nullopt;
-  return ENC_SLOT_TABLE; // embeddings, positions, attention tables
+  }
+  llvm_unreachable("every WeightRole is handled above");
 }
 
 const char *kindName(enc_slot_kind K) {

@@ -123,7 +123,7 @@ LogicalResult WeightOp::verify() {
     return emitOpError() << "weight '" << getName()
                          << "' must have a static shape of rank 1 or 2, not "
                          << Ty;
-  return success();
+  return verifyWeightUsers(*this);
 }
 
 LogicalResult ConcatWeightsOp::verify() {
@@ -147,7 +147,7 @@ LogicalResult ConcatWeightsOp::verify() {
       (rank(R) == 2 && width(R) != width(First)))
     return emitOpError() << "result is " << str(shape(R)) << ", but the parts "
                          << "stack to " << Rows << " rows";
-  return success();
+  return verifyWeightUsers(*this);
 }
 
 LogicalResult PositionalTableOp::verify() {

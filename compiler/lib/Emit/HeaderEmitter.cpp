@@ -108,23 +108,22 @@ void describeAttention(func::FuncOp F, llvm::raw_ostream &OS) {
 }
 
 /// Whether W is (a part of) a linear layer's weight matrix: the weights the
-/// precision setting applies to.
+/// precision setting applies to (its users' ReadsWeights).
 bool isLinearWeight(WeightOp W) {
   auto IsMatrixOf = [](OpOperand &Use) {
-    if (auto C = dyn_cast<ClassifierOp>(Use.getOwner()))
-      return Use.get() == C.getWeight() || Use.get() == C.getDenseWeight();
-    if (isa<ColbertOp>(Use.getOwner()))
+    auto Reader = dyn_cast<ReadsWeights>(Use.getOwner());
+    if (!Reader)
+      return false;
+    switch (Reader.getWeightRole(Use.getOperandNumber())) {
+    case WeightRole::Matrix:
+    case WeightRole::GatedMatrix:
       return true;
-    if (auto H = dyn_cast<DenseHeadOp>(Use.getOwner()))
-      return Use.get() == H.getWeight();
-    if (isa<MlmOp, SpladeOp>(Use.getOwner()))
-      return Use.getOperandNumber() == 2;
-    if (auto A = dyn_cast<AttentionBlockOp>(Use.getOwner()))
-      return Use.get() == A.getQWeight() || Use.get() == A.getOutWeight();
-    if (auto F = dyn_cast<FfnBlockOp>(Use.getOwner()))
-      return Use.get() == F.getHiddenWeight() || Use.get() == F.getOutWeight();
-    auto L = dyn_cast<LinearOp>(Use.getOwner());
-    return L && Use.get() == L.getWeight();
+    case WeightRole::Vector:
+    case WeightRole::Table:
+    case WeightRole::Part:
+      return false;
+    }
+    llvm_unreachable("every WeightRole is handled above");
   };
   for (OpOperand &Use : W->getUses()) {
     if (IsMatrixOf(Use))

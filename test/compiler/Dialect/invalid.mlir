@@ -36,6 +36,16 @@ func.func @weight_scalar() -> tensor<f32> {
   return %0 : tensor<f32>
 }
 
+// -----
+
+// A user that does not say how it holds a weight (ReadsWeights) would get no
+// slot: a new op taking weights must implement it.
+func.func @weight_unknown_user() -> tensor<8xf32> {
+  // expected-error @+1 {{'enc.weight' op is used by 'func.return', which does not say how it holds a weight (ReadsWeights)}}
+  %0 = enc.weight "b" : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
 //===----------------------------------------------------------------------===//
 // enc.concat_weights
 //===----------------------------------------------------------------------===//
@@ -78,6 +88,14 @@ func.func @concat_result_width(%a: tensor<8x8xf32>) -> tensor<16x4xf32> {
   // expected-error @+1 {{'enc.concat_weights' op result is [16, 4], but the parts stack to 16 rows}}
   %0 = enc.concat_weights %a, %a : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<16x4xf32>
   return %0 : tensor<16x4xf32>
+}
+
+// -----
+
+func.func @concat_unknown_user(%a: tensor<8x8xf32>) -> tensor<16x8xf32> {
+  // expected-error @+1 {{'enc.concat_weights' op is used by 'func.return', which does not say how it holds a weight (ReadsWeights)}}
+  %0 = enc.concat_weights %a, %a : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
 }
 
 //===----------------------------------------------------------------------===//

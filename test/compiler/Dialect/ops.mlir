@@ -4,7 +4,7 @@
 // custom form and through the generic form.
 
 // CHECK-LABEL: func.func @weights
-func.func @weights() -> (tensor<24x8xf32>, tensor<24xf32>) {
+func.func @weights(%x: tensor<?x?x8xf32>) -> tensor<?x?x24xf32> {
   // CHECK: %[[WQ:.*]] = enc.weight "blocks.0.attn.q.weight" : tensor<8x8xf32>
   // CHECK: %[[WK:.*]] = enc.weight "blocks.0.attn.k.weight" : tensor<8x8xf32>
   // CHECK: %[[WV:.*]] = enc.weight "blocks.0.attn.v.weight" : tensor<8x8xf32>
@@ -13,7 +13,8 @@ func.func @weights() -> (tensor<24x8xf32>, tensor<24xf32>) {
   // CHECK: %[[BV:.*]] = enc.weight "blocks.0.attn.v.bias" : tensor<8xf32>
   // CHECK: %[[W:.*]] = enc.concat_weights %[[WQ]], %[[WK]], %[[WV]] : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32> -> tensor<24x8xf32>
   // CHECK: %[[B:.*]] = enc.concat_weights %[[BQ]], %[[BK]], %[[BV]] : tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<24xf32>
-  // CHECK: return %[[W]], %[[B]]
+  // CHECK: %[[Y:.*]] = enc.linear %{{.*}}, %[[W]] bias(%[[B]])
+  // CHECK: return %[[Y]]
   %wq = enc.weight "blocks.0.attn.q.weight" : tensor<8x8xf32>
   %wk = enc.weight "blocks.0.attn.k.weight" : tensor<8x8xf32>
   %wv = enc.weight "blocks.0.attn.v.weight" : tensor<8x8xf32>
@@ -22,7 +23,9 @@ func.func @weights() -> (tensor<24x8xf32>, tensor<24xf32>) {
   %bv = enc.weight "blocks.0.attn.v.bias" : tensor<8xf32>
   %w = enc.concat_weights %wq, %wk, %wv : tensor<8x8xf32>, tensor<8x8xf32>, tensor<8x8xf32> -> tensor<24x8xf32>
   %b = enc.concat_weights %bq, %bk, %bv : tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<24xf32>
-  return %w, %b : tensor<24x8xf32>, tensor<24xf32>
+  // A weight's every user says how it holds it (ReadsWeights).
+  %y = enc.linear %x, %w bias(%b) : (tensor<?x?x8xf32>, tensor<24x8xf32>, tensor<24xf32>) -> tensor<?x?x24xf32>
+  return %y : tensor<?x?x24xf32>
 }
 
 // CHECK-LABEL: func.func @positional_tables

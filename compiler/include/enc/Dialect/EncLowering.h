@@ -12,6 +12,15 @@
 
 namespace enc {
 struct EncoderLowering;
+
+/// How a weight operand is held once the model is loaded (ReadsWeights).
+enum class WeightRole {
+  Matrix,      ///< a linear layer's [out, in] weights, packed for the GEMM
+  GatedMatrix, ///< a gate and an up projection packed together
+  Vector,      ///< a bias or a norm's gain or shift, converted
+  Table,       ///< rows gathered or read whole (embeddings, positions, biases)
+  Part,        ///< a part of enc.concat_weights: the concatenation is held
+};
 } // namespace enc
 
 #include "enc/Dialect/EncLowering.h.inc"

@@ -54,6 +54,23 @@ def Enc_InPlaceWritable : OpInterface<"InPlaceWritable"> {
   ];
 }
 
+def Enc_ReadsWeights : OpInterface<"ReadsWeights"> {
+  let description = [{
+    An op with weight operands (results of enc.weight or enc.concat_weights):
+    how the compiled model holds each of them once loaded, as a WeightRole
+    (EncLowering.h): a packed matrix, a packed gated matrix, a vector, a
+    table, or a part of a concatenation (which is the slot). Stated once per
+    op in EncOps.cpp; the slot table (WeightSlots.cpp) and the header's byte
+    counts per precision (HeaderEmitter.cpp) both read it, and enc.weight's
+    verifier rejects a user that does not say.
+  }];
+  let cppNamespace = "::enc";
+  let methods = [
+    InterfaceMethod<"How operand `index`, a weight, is held.",
+      "::enc::WeightRole", "getWeightRole", (ins "unsigned":$index)>,
+  ];
+}
+
 class Enc_LoweringTrait<string name> : NativeOpTrait<name> {
   let cppNamespace = "::enc::OpTrait";
 }

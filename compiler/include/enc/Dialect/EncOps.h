@@ -26,6 +26,10 @@ struct AttentionFacts {
 };
 /// `Op`'s attention, or none when it is neither op.
 std::optional<AttentionFacts> attentionFacts(mlir::Operation *Op);
+
+/// Fails, naming the user, unless every user of `Weight` (an enc.weight or
+/// enc.concat_weights) implements ReadsWeights (WeightRoles.cpp).
+mlir::LogicalResult verifyWeightUsers(mlir::Operation *Weight);
 } // namespace enc
 
 #endif // ENC_DIALECT_ENCOPS_H
