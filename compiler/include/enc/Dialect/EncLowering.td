@@ -71,6 +71,9 @@ def Enc_ReadsWeights : OpInterface<"ReadsWeights"> {
   ];
 }
 
+// On an op with weight operands; its getWeightRole in WeightRoles.cpp.
+defvar Enc_TakesWeights = DeclareOpInterfaceMethods<Enc_ReadsWeights>;
+
 class Enc_LoweringTrait<string name> : NativeOpTrait<name> {
   let cppNamespace = "::enc::OpTrait";
 }

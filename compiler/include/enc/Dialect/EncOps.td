@@ -38,7 +38,7 @@ def Enc_WeightOp : Enc_Op<"weight", [Enc_LoweredInPrologue, Pure]> {
 }
 
 def Enc_ConcatWeightsOp : Enc_Op<"concat_weights", [Enc_LoweredInPrologue, Pure,
-    DeclareOpInterfaceMethods<Enc_ReadsWeights>]> {
+    Enc_TakesWeights]> {
   let summary = "weights stacked along their first dimension, at load time";
   let description = [{
     The row-concatenation of weights, made once when the model loads; the
@@ -85,7 +85,7 @@ def Enc_PositionalTableOp : Enc_Op<"positional_table", [Enc_FoldedBeforeLowering
 }
 
 def Enc_EmbedTokensOp : Enc_Op<"embed_tokens",
-    !listconcat(Enc_WritesArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, AttrSizedOperandSegments])> {
+    !listconcat(Enc_WritesArena, [Enc_TakesWeights, Pure, AttrSizedOperandSegments])> {
   let summary = "token (and segment) embedding gather";
   let description = [{
     `x[b, i] = scale * table[ids[b, i]] + type_table[types[b, i]]
@@ -115,7 +115,7 @@ def Enc_EmbedTokensOp : Enc_Op<"embed_tokens",
 }
 
 def Enc_AddPositionsOp : Enc_Op<"add_positions",
-    !listconcat(Enc_WritesArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure])> {
+    !listconcat(Enc_WritesArena, [Enc_TakesWeights, Pure])> {
   let summary = "adds a row of a positional table to each position";
   let description = [{
     `y[b, i] = x[b, i] + table[i + position_offset]` for the sinusoidal or
@@ -138,7 +138,7 @@ def Enc_AddPositionsOp : Enc_Op<"add_positions",
 }
 
 def Enc_LinearOp : Enc_Op<"linear",
-    !listconcat(Enc_WritesArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, AttrSizedOperandSegments,
+    !listconcat(Enc_WritesArena, [Enc_TakesWeights, Pure, AttrSizedOperandSegments,
                 DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "y = act(x W^T + bias) + residual";
   let description = [{
@@ -230,7 +230,7 @@ def Enc_MulOp : Enc_Op<"mul",
 }
 
 def Enc_GatedLinearOp : Enc_Op<"gated_linear",
-    !listconcat(Enc_WritesArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, AttrSizedOperandSegments])> {
+    !listconcat(Enc_WritesArena, [Enc_TakesWeights, Pure, AttrSizedOperandSegments])> {
   let summary = "y = act(x Wg^T + bg) * (x Wu^T + bu): a gated FFN as one GEMM";
   let description = [{
     The gate and up projections of a gated feed-forward layer and their
@@ -268,7 +268,7 @@ def Enc_GatedLinearOp : Enc_Op<"gated_linear",
 }
 
 def Enc_NormOp : Enc_Op<"norm",
-    !listconcat(Enc_WritesArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure,
+    !listconcat(Enc_WritesArena, [Enc_TakesWeights, Pure,
                 DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "LayerNorm or RMSNorm over the last dimension";
   let description = [{
@@ -315,7 +315,8 @@ def Enc_SliceColumnsOp : Enc_Op<"slice_columns",
 
 def Enc_AttentionOp : Enc_Op<"attention",
     !listconcat(Enc_WritesArena,
-                [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
+                [Enc_TakesWeights, Pure,
+                 DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "multi-head scaled dot-product attention with its positional variant";
   let description = [{
     Per sequence b and head h (d_k = width / heads; the width need not be
@@ -356,7 +357,7 @@ def Enc_AttentionOp : Enc_Op<"attention",
 
 def Enc_AttentionBlockOp : Enc_Op<"attention_block",
     !listconcat(Enc_WritesArena,
-                [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, AttrSizedOperandSegments,
+                [Enc_TakesWeights, Pure, AttrSizedOperandSegments,
                  DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "an attention sub-layer computed a chunk of query rows at a time";
   let description = [{
@@ -407,7 +408,7 @@ def Enc_AttentionBlockOp : Enc_Op<"attention_block",
 
 def Enc_FfnBlockOp : Enc_Op<"ffn_block",
     !listconcat(Enc_WritesArena,
-                [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, AttrSizedOperandSegments,
+                [Enc_TakesWeights, Pure, AttrSizedOperandSegments,
                  DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "a feed-forward sub-layer computed a chunk of rows at a time";
   let description = [{
@@ -475,7 +476,7 @@ def Enc_PoolOp : Enc_Op<"pool",
 }
 
 def Enc_ClassifierOp : Enc_Op<"classifier",
-    !listconcat(Enc_ViewsArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure, AttrSizedOperandSegments])> {
+    !listconcat(Enc_ViewsArena, [Enc_TakesWeights, Pure, AttrSizedOperandSegments])> {
   let summary = "a classification head: pool, dense + activation, logits";
   let description = [{
     The encoder's output when it classifies (docs/language.md#heads): the
@@ -520,7 +521,8 @@ def Enc_ClassifierOp : Enc_Op<"classifier",
   let hasVerifier = 1;
 }
 
-def Enc_ColbertOp : Enc_Op<"colbert", !listconcat(Enc_ViewsArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure])> {
+def Enc_ColbertOp : Enc_Op<"colbert",
+    !listconcat(Enc_ViewsArena, [Enc_TakesWeights, Pure])> {
   let summary = "a ColBERT head: each token projected, then L2-normalised";
   let description = [{
     The encoder's output when it gives ColBERT vectors
@@ -546,7 +548,7 @@ def Enc_ColbertOp : Enc_Op<"colbert", !listconcat(Enc_ViewsArena, [DeclareOpInte
 }
 
 def Enc_DenseHeadOp : Enc_Op<"dense_head",
-    !listconcat(Enc_ViewsArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure])> {
+    !listconcat(Enc_ViewsArena, [Enc_TakesWeights, Pure])> {
   let summary = "a projection of the pooled vector (a Dense module)";
   let description = [{
     The encoder's output when it projects its pooled vector
@@ -577,7 +579,7 @@ def Enc_DenseHeadOp : Enc_Op<"dense_head",
   let hasVerifier = 1;
 }
 
-def Enc_MlmOp : Enc_Op<"mlm", !listconcat(Enc_ViewsArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure])> {
+def Enc_MlmOp : Enc_Op<"mlm", !listconcat(Enc_ViewsArena, [Enc_TakesWeights, Pure])> {
   let summary = "a masked-LM decoder: logits over the vocabulary per token";
   let description = [{
     The encoder's output when it gives masked-LM logits
@@ -603,7 +605,8 @@ def Enc_MlmOp : Enc_Op<"mlm", !listconcat(Enc_ViewsArena, [DeclareOpInterfaceMet
   let hasVerifier = 1;
 }
 
-def Enc_SpladeOp : Enc_Op<"splade", !listconcat(Enc_ViewsArena, [DeclareOpInterfaceMethods<Enc_ReadsWeights>, Pure])> {
+def Enc_SpladeOp : Enc_Op<"splade",
+    !listconcat(Enc_ViewsArena, [Enc_TakesWeights, Pure])> {
   let summary = "SPLADE term weights: max over tokens of log(1 + relu(logits))";
   let description = [{
     The encoder's output when it gives SPLADE vectors
