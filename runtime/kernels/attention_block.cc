@@ -92,16 +92,12 @@ extern "C" enc_status enc_attention_block(
   if (enc::Overlap(k, kv_len, y, y_len) || enc::Overlap(v, kv_len, y, y_len)) {
     return Fail(ENC_ERR_INPUT, "%s: y overlaps k or v", fn);
   }
-  if (!(x == y && ldx == ldy) &&
-      enc::Overlap(x, (rows - 1) * ldx + d_model, y, y_len)) {
-    return Fail(ENC_ERR_INPUT, "%s: y overlaps x without being x itself", fn);
-  }
+  if (enc_status s =
+          enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, rows, d_model))
+    return s;
   const int64_t chunk = std::min<int64_t>(rows, ENC_ATTENTION_BLOCK_CHUNK_ROWS);
-  float* q = enc::ThreadScratch<enc::QueryChunk>(chunk * d);
-  if (q == nullptr) {
-    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
-                static_cast<long long>(chunk * d));
-  }
+  float* q = enc::ChunkScratch<enc::QueryChunk>(fn, chunk, d);
+  if (q == nullptr) return ENC_ERR_NOMEM;
   for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
     const int64_t n = std::min(chunk, rows - r0);
     const float* xr = x + r0 * ldx;

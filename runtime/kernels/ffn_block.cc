@@ -7,7 +7,6 @@
 
 #include "enc/kernels/norm.h"
 #include "enc/kernels/norm_gemm.h"
-#include "src/overlap.h"
 #include "src/status.h"
 #include "src/target.h"
 #include "src/thread_scratch.h"
@@ -70,16 +69,11 @@ extern "C" enc_status enc_ffn_block(int32_t norm_kind, const float* gamma,
   if (enc_status s = enc::CheckNormPrologue(fn, norm_kind, gamma, beta, eps))
     return s;
   if (m == 0) return ENC_OK;
-  if (!(x == y && ldx == ldy) &&
-      enc::Overlap(x, (m - 1) * ldx + d_model, y, (m - 1) * ldy + d_model)) {
-    return Fail(ENC_ERR_INPUT, "%s: y overlaps x without being x itself", fn);
-  }
+  if (enc_status s = enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, m, d_model))
+    return s;
   const int64_t chunk = std::min<int64_t>(m, ENC_FFN_BLOCK_CHUNK_ROWS);
-  float* h = enc::ThreadScratch<enc::HiddenRows>(chunk * d_ff);
-  if (h == nullptr) {
-    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
-                static_cast<long long>(chunk * d_ff));
-  }
+  float* h = enc::ChunkScratch<enc::HiddenRows>(fn, chunk, d_ff);
+  if (h == nullptr) return ENC_ERR_NOMEM;
   for (int64_t r0 = 0; r0 < m; r0 += chunk) {
     const int64_t n = std::min(chunk, m - r0);
     const float* xr = x + r0 * ldx;

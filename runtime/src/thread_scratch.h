@@ -13,6 +13,7 @@
 
 #include "enc/kernels/norm.h"
 #include "enc/runtime.h"
+#include "src/overlap.h"
 #include "src/status.h"
 
 namespace enc {
@@ -48,6 +49,31 @@ inline enc_status CheckNormPrologue(const char* fn, int32_t norm_kind,
     return Fail(ENC_ERR_INPUT, "%s: eps (%g) must be finite and > 0", fn, eps);
   }
   return ENC_OK;
+}
+
+// A chunked kernel's output y ([rows, width], ldy apart) adds to x in place:
+// it must be x itself (same pointer and stride) or miss x's rows entirely,
+// since a chunk's rows are written while later chunks' are still to be read.
+inline enc_status CheckInPlaceOrApart(const char* fn, const float* x,
+                                      int64_t ldx, const float* y, int64_t ldy,
+                                      int64_t rows, int64_t width) {
+  if (rows == 0 || (x == y && ldx == ldy)) return ENC_OK;
+  if (Overlap(x, (rows - 1) * ldx + width, y, (rows - 1) * ldy + width)) {
+    return Fail(ENC_ERR_INPUT, "%s: y overlaps x without being x itself", fn);
+  }
+  return ENC_OK;
+}
+
+// The calling thread's Tag buffer for `chunk` rows of `width` floats, or
+// nullptr with an ENC_ERR_NOMEM error naming fn.
+template <typename Tag>
+float* ChunkScratch(const char* fn, int64_t chunk, int64_t width) {
+  float* p = ThreadScratch<Tag>(chunk * width);
+  if (p == nullptr) {
+    Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
+         static_cast<long long>(chunk * width));
+  }
+  return p;
 }
 
 }  // namespace enc
