@@ -1023,6 +1023,12 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
                                    max_score) -
                    0.1
              : p.score;
+    if (!std::isfinite(score)) {
+      return l.Bad(where,
+                   "a user-defined piece scores its length times the highest "
+                   "normal score (" +
+                       std::to_string(max_score) + "), past float's range");
+    }
     u.Add(p.piece, score, p.type == SpmPiece::kNormal || user);
   }
   u.min_score = min_score;

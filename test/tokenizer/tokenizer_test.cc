@@ -460,6 +460,12 @@ TEST(Tokenizer, BrokenSentencePieceFilesAreRefusedNamingWhat) {
   EXPECT_NE(OpenError(Write("nan.model", good + Piece("c", std::nanf(""), 1)))
                 .find("pieces[6]: the score is not finite"),
             std::string::npos);
+  // A user-defined piece scores length * max_score, as SentencePiece does;
+  // past float's range that is refused, not stored as infinity.
+  EXPECT_NE(OpenError(Write("user_inf.model", good + Piece("z", 3e38f, 1) +
+                                                  Piece("<mask>", 0, 4)))
+                .find("pieces[7]: a user-defined piece scores its length"),
+            std::string::npos);
   EXPECT_NE(OpenError(Write("twice.model", good + Piece("a", -1, 1)))
                 .find("appears twice"),
             std::string::npos);
