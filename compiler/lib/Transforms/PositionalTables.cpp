@@ -84,3 +84,27 @@ std::vector<int32_t> enc::t5BucketTable(int64_t Rows, int64_t Buckets,
     T[Rel + Rows - 1] = t5Bucket(Rel, Buckets, MaxDistance);
   return T;
 }
+
+mlir::DenseElementsAttr enc::positionalTableValue(PositionalTableOp Op) {
+  auto Ty = Op.getResult().getType();
+  int64_t Rows = Ty.getShape()[0];
+  switch (Op.getKind()) {
+  case TableKind::sinusoidal:
+    return mlir::DenseElementsAttr::get(
+        Ty, llvm::ArrayRef<float>(sinusoidalTable(Rows, Op.getDim())));
+  case TableKind::rope_cos:
+  case TableKind::rope_sin:
+    return mlir::DenseElementsAttr::get(
+        Ty, llvm::ArrayRef<float>(
+                ropeTable(Rows, Op.getDim(), Op.getBase()->convertToDouble(),
+                          Op.getKind() == TableKind::rope_sin)));
+  case TableKind::alibi_slopes:
+    return mlir::DenseElementsAttr::get(
+        Ty, llvm::ArrayRef<float>(alibiSlopes(Op.getDim())));
+  case TableKind::relative_buckets:
+    return mlir::DenseElementsAttr::get(
+        Ty, llvm::ArrayRef<int32_t>(t5BucketTable((Rows + 1) / 2, Op.getDim(),
+                                                  *Op.getMaxDistance())));
+  }
+  llvm_unreachable("every TableKind is handled above");
+}

@@ -9,10 +9,19 @@
 #ifndef ENC_TRANSFORMS_POSITIONALTABLES_H
 #define ENC_TRANSFORMS_POSITIONALTABLES_H
 
+#include "enc/Dialect/EncOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
 #include <cstdint>
 #include <vector>
 
 namespace enc {
+
+/// The table an enc.positional_table stands for, as a constant of its
+/// result type: the one switch over TableKind that folding needs, so a new
+/// kind of table is its formula below and its case there.
+mlir::DenseElementsAttr positionalTableValue(PositionalTableOp Op);
 
 /// [rows, dModel]: sin(p / 10000^(2 floor(i/2) / dModel)) at even i, cos at
 /// odd i (interleaved, as in the seed article).
