@@ -1024,10 +1024,12 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
                    0.1
              : p.score;
     if (!std::isfinite(score)) {
+      char highest[32];
+      std::snprintf(highest, sizeof highest, "%g", max_score);
       return l.Bad(where,
-                   "a user-defined piece scores its length times the highest "
-                   "normal score (" +
-                       std::to_string(max_score) + "), past float's range");
+                   std::string("a user-defined piece scores its length times "
+                               "the highest normal score (") +
+                       highest + "), past float's range");
     }
     u.Add(p.piece, score, p.type == SpmPiece::kNormal || user);
   }
