@@ -34,39 +34,35 @@ template <typename OpT> NormOp foldableNorm(OpT Op) {
   return Norm;
 }
 
-/// linear(norm(x)) -> linear(x) {norm}, the norm read by nothing else.
-struct NormIntoLinear : OpRewritePattern<LinearOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LinearOp Op,
-                                PatternRewriter &Rewriter) const override {
-    NormOp Norm = foldableNorm(Op);
-    if (!Norm)
-      return failure();
-    Value Fused = Rewriter.create<LinearOp>(
-        Rewriter.getFusedLoc({Norm.getLoc(), Op.getLoc()}), Op.getType(),
-        Norm.getInput(), Op.getWeight(), Op.getBias(), Op.getResidual(),
-        Norm.getGamma(), Norm.getBeta(), Op.getActivationAttr(),
-        Norm.getKindAttr(), Norm.getEpsAttr());
-    Rewriter.replaceOp(Op, Fused);
-    Rewriter.eraseOp(Norm);
-    return success();
-  }
-};
+/// linear(norm(x)) -> linear(x) {norm}: the linear op reading Norm's input
+/// with Norm as its prologue.
+Value withNorm(PatternRewriter &Rewriter, Location Loc, LinearOp Op,
+               NormOp Norm) {
+  return Rewriter.create<LinearOp>(
+      Loc, Op.getType(), Norm.getInput(), Op.getWeight(), Op.getBias(),
+      Op.getResidual(), Norm.getGamma(), Norm.getBeta(), Op.getActivationAttr(),
+      Norm.getKindAttr(), Norm.getEpsAttr());
+}
 
 /// gated_linear(norm(x)) -> gated_linear(x) {norm}, likewise.
-struct NormIntoGatedLinear : OpRewritePattern<GatedLinearOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(GatedLinearOp Op,
+Value withNorm(PatternRewriter &Rewriter, Location Loc, GatedLinearOp Op,
+               NormOp Norm) {
+  return Rewriter.create<GatedLinearOp>(
+      Loc, Op.getType(), Norm.getInput(), Op.getWeight(), Op.getBias(),
+      Norm.getGamma(), Norm.getBeta(), Op.getActivationAttr(),
+      Norm.getKindAttr(), Norm.getEpsAttr());
+}
+
+/// Folds the norm an OpT reads (and nothing else does) into it.
+template <typename OpT> struct NormInto : OpRewritePattern<OpT> {
+  using OpRewritePattern<OpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpT Op,
                                 PatternRewriter &Rewriter) const override {
     NormOp Norm = foldableNorm(Op);
     if (!Norm)
       return failure();
-    Value Fused = Rewriter.create<GatedLinearOp>(
-        Rewriter.getFusedLoc({Norm.getLoc(), Op.getLoc()}), Op.getType(),
-        Norm.getInput(), Op.getWeight(), Op.getBias(), Norm.getGamma(),
-        Norm.getBeta(), Op.getActivationAttr(), Norm.getKindAttr(),
-        Norm.getEpsAttr());
-    Rewriter.replaceOp(Op, Fused);
+    Location Loc = Rewriter.getFusedLoc({Norm.getLoc(), Op.getLoc()});
+    Rewriter.replaceOp(Op, withNorm(Rewriter, Loc, Op, Norm));
     Rewriter.eraseOp(Norm);
     return success();
   }
@@ -75,7 +71,7 @@ struct NormIntoGatedLinear : OpRewritePattern<GatedLinearOp> {
 struct FuseNormsPass : enc::impl::EncFuseNormsBase<FuseNormsPass> {
   void runOnOperation() override {
     RewritePatternSet Patterns(&getContext());
-    Patterns.add<NormIntoLinear, NormIntoGatedLinear>(&getContext());
+    Patterns.add<NormInto<LinearOp>, NormInto<GatedLinearOp>>(&getContext());
     if (failed(
             applyPatternsAndFoldGreedily(getOperation(), std::move(Patterns))))
       signalPassFailure();
