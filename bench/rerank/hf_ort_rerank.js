@@ -9,15 +9,12 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { ort, Tokenizer, median, now, createSession, readLines } =
+const { ort, Tokenizer, median, now, createSession, readLines, cliArgs } =
   require(path.join(__dirname, '..', 'node', 'peer.js'));
 
 async function main() {
-  const [tokPath, modelPath, textsPath, threadsArg, roundsArg, outPath] = process.argv.slice(2);
-  if (!roundsArg) {
-    process.stderr.write('usage: node hf_ort_rerank.js TOKENIZER MODEL TEXTS THREADS ROUNDS [OUT]\n');
-    process.exit(2);
-  }
+  const [tokPath, modelPath, textsPath, threadsArg, roundsArg, outPath] = cliArgs(
+    'hf_ort_rerank.js', ['TOKENIZER', 'MODEL', 'TEXTS', 'THREADS', 'ROUNDS'], ['OUT']);
   const threads = Number(threadsArg), rounds = Number(roundsArg);
   const tok = Tokenizer.fromFile(tokPath);
   tok.setTruncation(512);

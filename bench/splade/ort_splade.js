@@ -7,15 +7,11 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { ort, median, now, createSession } = require(path.join(__dirname, '..', 'node', 'peer.js'));
+const { ort, median, now, createSession, cliArgs } = require(path.join(__dirname, '..', 'node', 'peer.js'));
 
 async function main() {
-  const [modelPath, idsPath, batchArg, seqArg, threadsArg, roundsArg, outPath] =
-    process.argv.slice(2);
-  if (!roundsArg) {
-    process.stderr.write('usage: node ort_splade.js MODEL IDS BATCH SEQ THREADS ROUNDS [OUT]\n');
-    process.exit(2);
-  }
+  const [modelPath, idsPath, batchArg, seqArg, threadsArg, roundsArg, outPath] = cliArgs(
+    'ort_splade.js', ['MODEL', 'IDS', 'BATCH', 'SEQ', 'THREADS', 'ROUNDS'], ['OUT']);
   const b = Number(batchArg), s = Number(seqArg), threads = Number(threadsArg);
   const rounds = Number(roundsArg);
   const buf = fs.readFileSync(idsPath);

@@ -11,16 +11,12 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { ort, Tokenizer, median, now, createSession, readLines } =
+const { ort, Tokenizer, median, now, createSession, readLines, cliArgs } =
   require(path.join(__dirname, '..', 'node', 'peer.js'));
 
 async function main() {
-  const [tokPath, modelPath, queriesPath, threadsArg, batchArg, roundsArg, outPath] =
-    process.argv.slice(2);
-  if (!roundsArg) {
-    process.stderr.write('usage: node hf_ort_embed.js TOKENIZER MODEL QUERIES THREADS BATCH ROUNDS [OUT]\n');
-    process.exit(2);
-  }
+  const [tokPath, modelPath, queriesPath, threadsArg, batchArg, roundsArg, outPath] = cliArgs(
+    'hf_ort_embed.js', ['TOKENIZER', 'MODEL', 'QUERIES', 'THREADS', 'BATCH', 'ROUNDS'], ['OUT']);
   const threads = Number(threadsArg), batch = Number(batchArg), rounds = Number(roundsArg);
   const tok = Tokenizer.fromFile(tokPath);
   tok.setPadding({});  // to the longest of each batch, the file's pad token
