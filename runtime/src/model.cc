@@ -600,7 +600,6 @@ extern "C" void enc_model_free(const enc_weight_desc* descs, int32_t n,
                                void** slots) {
   // Without descriptors the kinds are unknown: nothing can be freed safely.
   if (slots == nullptr || descs == nullptr || n <= 0) return;
-  enc::FinishCacheWrite(slots);  // it may still be reading them
   for (int32_t i = 0; i < n; ++i) {
     if (slots[i] == nullptr) continue;
     FreeSlot(descs[i].kind, slots[i]);

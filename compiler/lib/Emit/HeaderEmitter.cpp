@@ -317,9 +317,9 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << " *   packing (docs/weights.md#packed-weights-files). With "
      << "ENC_CACHE_DIR set, the\n"
      << " *   first load of a safetensors file also writes such a file "
-     << "there, on a\n"
-     << " *   background thread that " << N
-     << "_free and the process's exit wait for\n"
+     << "there, from a\n"
+     << " *   forked process that neither " << N
+     << "_free nor the process's exit waits for\n"
      << " *   (docs/weights.md#the-cache-directory).\n"
      << " * Each calling thread keeps a workspace of " << N
      << "_workspace_bytes(batch, seq_len)\n"
