@@ -56,6 +56,10 @@ bool ForkWriter(const std::string& path, const enc_weight_desc* descs,
   }
   int status = 0;
   while (waitpid(child, &status, 0) < 0) {
+    // ECHILD: the caller reaps its children itself (SIGCHLD ignored, or a
+    // handler that waits for any child); the writer was forked or not, and
+    // either way this load's model is whole.
+    if (errno == ECHILD) return true;
     if (errno != EINTR) return false;
   }
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
