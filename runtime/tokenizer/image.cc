@@ -490,6 +490,16 @@ std::string WriteImage(const enc_tokenizer& tok) {
   return image + body;
 }
 
+enc_status CheckTokenizer(const char* name, enc_tokenizer* tok) {
+  std::string why;
+  if (!Check(*tok, &why)) {
+    return Fail(ENC_ERR_FORMAT,
+                "%s: %s (refused, as its compiled image would be)", name,
+                why.c_str());
+  }
+  return ENC_OK;
+}
+
 enc_status ReadImage(const char* name, const char* data, size_t size,
                      bool borrow, enc_tokenizer* tok) {
   auto bad = [&](const std::string& why) {

@@ -24,6 +24,12 @@ bool IsImage(const char* data, size_t size);
 // The image of `tok`.
 std::string WriteImage(const enc_tokenizer& tok);
 
+// The invariants every tokenizer holds, whichever way it was opened: the
+// checks an image is read under, which the file loaders also apply to what
+// they built (ENC_ERR_FORMAT naming `name`), so that a file opens exactly
+// when its compiled image would.
+enc_status CheckTokenizer(const char* name, enc_tokenizer* tok);
+
 // Reads the image data[0, size) into `tok`. With `borrow` the tables view
 // `data` itself, which must be 8-byte aligned and outlive `tok` (an
 // object's read-only data); else `tok` keeps an aligned copy.

@@ -1084,6 +1084,11 @@ bool EndsWith(const std::string& s, const char* ext) {
   const size_t n = std::strlen(ext);
   return s.size() >= n && s.compare(s.size() - n, n, ext) == 0;
 }
+
+// A file loader's result, held to the invariants an image is read under.
+enc_status Checked(const char* name, enc_status loaded, enc_tokenizer* tok) {
+  return loaded != ENC_OK ? loaded : CheckTokenizer(name, tok);
+}
 }  // namespace
 
 enc_status LoadBytes(const char* name, const std::string& bytes,
@@ -1096,12 +1101,18 @@ enc_status LoadBytes(const char* name, const std::string& bytes,
     return ReadImage(name, bytes.data(), bytes.size(), /*borrow=*/false, tok);
   }
   const std::string n = name;
-  if (EndsWith(n, ".model")) return LoadSentencePiece(name, bytes, tok);
+  if (EndsWith(n, ".model")) {
+    return Checked(name, LoadSentencePiece(name, bytes, tok), tok);
+  }
   // In memory no tokenizer_config.json sits beside a vocab.txt: the name
   // carries do_lower_case (true, transformers' default, unless ".cased.txt").
-  if (EndsWith(n, ".cased.txt")) return LoadVocabTxt(name, bytes, false, tok);
-  if (EndsWith(n, ".txt")) return LoadVocabTxt(name, bytes, true, tok);
-  return LoadJson(name, bytes, tok);
+  if (EndsWith(n, ".cased.txt")) {
+    return Checked(name, LoadVocabTxt(name, bytes, false, tok), tok);
+  }
+  if (EndsWith(n, ".txt")) {
+    return Checked(name, LoadVocabTxt(name, bytes, true, tok), tok);
+  }
+  return Checked(name, LoadJson(name, bytes, tok), tok);
 }
 
 enc_status Load(const char* path, enc_tokenizer* tok) {
@@ -1126,7 +1137,7 @@ enc_status Load(const char* path, enc_tokenizer* tok) {
       return Fail(ENC_ERR_FORMAT, "%s: %s", config.c_str(), e.what());
     }
   }
-  return LoadVocabTxt(path, text, lowercase, tok);
+  return Checked(path, LoadVocabTxt(path, text, lowercase, tok), tok);
 }
 
 }  // namespace tok

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "enc/tokenizer.h"
+#include "tokenizer/image.h"
 #include "tokenizer/tables.h"
+#include "tokenizer/tokenizer.h"
 
 namespace {
 
@@ -115,6 +117,27 @@ TEST(TokenizerImage, EncodesAsTheFileDoes) {
     // and writing it twice gives the same bytes (reproducible objects).
     EXPECT_EQ(Image(from_image.t), image);
     EXPECT_EQ(Image(from_file.t), image);
+  }
+}
+
+// The file loaders end with the checks an image is read under
+// (enc::tok::CheckTokenizer), so a file opens exactly when its image would:
+// what they built passes, and the same tokenizer with a field out of range
+// is refused, naming the file and the field.
+TEST(TokenizerImage, FileLoadersHoldTheImageInvariants) {
+  for (const char* file : kFiles) {
+    SCOPED_TRACE(file);
+    Tok tok;
+    ASSERT_EQ(enc_tokenizer_open((kInputs + file).c_str(), &tok.t), ENC_OK)
+        << enc_last_error();
+    EXPECT_EQ(enc::tok::CheckTokenizer(file, tok.t), ENC_OK)
+        << enc_last_error();
+    tok.t->truncation.max_length = -1;
+    ASSERT_EQ(enc::tok::CheckTokenizer(file, tok.t), ENC_ERR_FORMAT);
+    const std::string error = enc_last_error();
+    EXPECT_NE(error.find(file), std::string::npos) << error;
+    EXPECT_NE(error.find("the truncation is out of range"), std::string::npos)
+        << error;
   }
 }
 
