@@ -69,7 +69,6 @@ enc_status Open(const char* fn, const char* path, int lowercase,
       }
       std::fclose(f);
       s = enc::tok::LoadVocabTxt(path, text, lowercase != 0, tok);
-      if (s == ENC_OK) s = enc::tok::CheckTokenizer(path, tok);
     }
     if (s != ENC_OK) {
       delete tok;

@@ -855,6 +855,11 @@ struct Loader {
     return ENC_OK;
   }
 
+  // What every loader ends with: the tokenizer it built, held to the
+  // invariants an image is read under (CheckTokenizer), so that a file
+  // opens exactly when its compiled image would.
+  enc_status Done() { return CheckTokenizer(path, tok); }
+
   // The table of specials, by id, once everything has its id.
   void Finish() {
     tok->id_to_token.Set(names);
@@ -914,7 +919,7 @@ enc_status LoadJson(const char* path, const std::string& text,
     return l.Bad("a field has the wrong type", e.what());
   }
   l.Finish();
-  return ENC_OK;
+  return l.Done();
 }
 
 }  // namespace
@@ -964,7 +969,7 @@ enc_status LoadVocabTxt(const char* path, const std::string& text,
   const int32_t pad = w.vocab.Find("[PAD]");
   tok->padding.pad_id = pad >= 0 ? pad : 0;
   l.Finish();
-  return ENC_OK;
+  return l.Done();
 }
 
 enc_status LoadSentencePiece(const char* path, const std::string& bytes,
@@ -1076,18 +1081,13 @@ enc_status LoadSentencePiece(const char* path, const std::string& bytes,
       tok->is_special.Edit()[id] = 1;
     }
   }
-  return ENC_OK;
+  return l.Done();
 }
 
 namespace {
 bool EndsWith(const std::string& s, const char* ext) {
   const size_t n = std::strlen(ext);
   return s.size() >= n && s.compare(s.size() - n, n, ext) == 0;
-}
-
-// A file loader's result, held to the invariants an image is read under.
-enc_status Checked(const char* name, enc_status loaded, enc_tokenizer* tok) {
-  return loaded != ENC_OK ? loaded : CheckTokenizer(name, tok);
 }
 }  // namespace
 
@@ -1101,18 +1101,12 @@ enc_status LoadBytes(const char* name, const std::string& bytes,
     return ReadImage(name, bytes.data(), bytes.size(), /*borrow=*/false, tok);
   }
   const std::string n = name;
-  if (EndsWith(n, ".model")) {
-    return Checked(name, LoadSentencePiece(name, bytes, tok), tok);
-  }
+  if (EndsWith(n, ".model")) return LoadSentencePiece(name, bytes, tok);
   // In memory no tokenizer_config.json sits beside a vocab.txt: the name
   // carries do_lower_case (true, transformers' default, unless ".cased.txt").
-  if (EndsWith(n, ".cased.txt")) {
-    return Checked(name, LoadVocabTxt(name, bytes, false, tok), tok);
-  }
-  if (EndsWith(n, ".txt")) {
-    return Checked(name, LoadVocabTxt(name, bytes, true, tok), tok);
-  }
-  return Checked(name, LoadJson(name, bytes, tok), tok);
+  if (EndsWith(n, ".cased.txt")) return LoadVocabTxt(name, bytes, false, tok);
+  if (EndsWith(n, ".txt")) return LoadVocabTxt(name, bytes, true, tok);
+  return LoadJson(name, bytes, tok);
 }
 
 enc_status Load(const char* path, enc_tokenizer* tok) {
@@ -1137,7 +1131,7 @@ enc_status Load(const char* path, enc_tokenizer* tok) {
       return Fail(ENC_ERR_FORMAT, "%s: %s", config.c_str(), e.what());
     }
   }
-  return Checked(path, LoadVocabTxt(path, text, lowercase, tok), tok);
+  return LoadVocabTxt(path, text, lowercase, tok);
 }
 
 }  // namespace tok
