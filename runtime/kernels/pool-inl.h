@@ -143,7 +143,36 @@ HWY_INLINE void NormalizeRow(float* HWY_RESTRICT row, size_t n) {
   for (; i < n; ++i) row[i] *= inv;
 }
 
+// none with out == x: the packed rows are unpacked where they are. Packed
+// row first_row(b) + i goes to padded row b * seq_len + i, never earlier, so
+// going from the last row back to the first moves each row before anything
+// is written over it (padding rows are zeroed after every row above them
+// has moved).
+HWY_INLINE void UnpackInPlace(const PoolArgs& a) {
+  const size_t n = static_cast<size_t>(a.d);
+  int64_t end_row = 0;  // first_row(batch)
+  for (int32_t b = 0; b < a.batch; ++b) {
+    end_row += a.lengths ? a.lengths[b] : a.seq_len;
+  }
+  for (int32_t b = a.batch - 1; b >= 0; --b) {
+    const int64_t len = a.lengths ? a.lengths[b] : a.seq_len;
+    const int64_t first_row = end_row - len;
+    end_row = first_row;
+    float* out = a.out + static_cast<int64_t>(b) * a.seq_len * a.ld_out;
+    for (int64_t i = a.seq_len - 1; i >= len; --i) {
+      ZeroRow(out + i * a.ld_out, n);
+    }
+    for (int64_t i = len - 1; i >= 0; --i) {
+      float* dst = out + i * a.ld_out;
+      const float* src = a.out + (first_row + i) * a.ld_out;
+      if (src != dst) std::copy(src, src + n, dst);  // rows never overlap
+      if (a.normalize) NormalizeRow(dst, n);
+    }
+  }
+}
+
 HWY_INLINE void PoolBatch(const PoolArgs& a) {
+  if (a.mode == 0 && a.x == a.out) return UnpackInPlace(a);
   const size_t n = static_cast<size_t>(a.d);
   int64_t first_row = 0;
   for (int32_t b = 0; b < a.batch; ++b) {

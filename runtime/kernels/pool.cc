@@ -53,7 +53,11 @@ extern "C" enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
   if (ld_out < d)
     return Fail(ENC_ERR_INPUT, "enc_pool: ld_out (%lld) < d (%lld)",
                 (long long)ld_out, (long long)d);
-  if (out == x) return Fail(ENC_ERR_INPUT, "enc_pool: out is x");
+  if (out == x && (mode != ENC_POOL_NONE || ld_out != ld_x)) {
+    return Fail(ENC_ERR_INPUT,
+                "enc_pool: out is x, which only none pooling with ld_out == "
+                "ld_x unpacks in place");
+  }
   if (enc_status s = enc::CheckLengths("enc_pool", batch, seq_len, lengths)) {
     return s;
   }

@@ -700,6 +700,27 @@ extern "C" enc_status enc_check_probs(const float* probs, const char* name) {
       name != nullptr ? name : "model");
 }
 
+extern "C" enc_status enc_check_out_apart(const enc_input* in, int32_t d_model,
+                                          const float* out,
+                                          int64_t out_floats) {
+  if (in == nullptr || in->embeddings == nullptr || out == nullptr)
+    return ENC_OK;
+  // enc_check_input bounded batch * seq_len * d_model; compare addresses as
+  // integers, which is defined for unrelated arrays.
+  const uintptr_t in_begin = reinterpret_cast<uintptr_t>(in->embeddings);
+  const uintptr_t in_end = in_begin + sizeof(float) * uint64_t(in->batch) *
+                                          uint64_t(in->seq_len) *
+                                          uint64_t(d_model);
+  const uintptr_t out_begin = reinterpret_cast<uintptr_t>(out);
+  const uintptr_t out_end = out_begin + sizeof(float) * uint64_t(out_floats);
+  if (out_begin < in_end && in_begin < out_end) {
+    return Fail(ENC_ERR_INPUT,
+                "bad input: out overlaps the input embeddings (the forward "
+                "computes its hidden states in out); pass separate arrays");
+  }
+  return ENC_OK;
+}
+
 extern "C" enc_status enc_check_input(const enc_model_info* info,
                                       const enc_input* in, const float* out) {
   if (info == nullptr)

@@ -10,7 +10,9 @@ the worst error seen, and exits non-zero if any case fails.
 
 usage: conformance.py WORKDIR   (environment as in encc_case.py)
 """
+import json
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -113,6 +115,25 @@ def permutation_case(encoder, expect_equivariant):
                           else "do not just permute"))
 
 
+def out_over_input_case(encoder):
+    """An encoder that returns its hidden states computes them in `out`
+    (docs/c-abi.md#memory): an `out` that is the input embeddings' own array
+    is refused with ENC_ERR_INPUT before anything is written."""
+    r = ec.conformance_case("overlap_" + encoder, ENC, encoder, WORK, batch=2, seq=5,
+                            lengths=[5, 2])
+    files = json.load(open(os.path.join(r["casedir"], "inputs.json")))["inputs"]
+    args = [r["exe"], "--weights", os.path.join(r["casedir"], "weights.safetensors"),
+            "--batch", "2", "--seq", "5", "--out-floats", str(r["expected"].size),
+            "--out", os.path.join(r["casedir"], "overlap.bin"), "--out-over-input", "1"]
+    for key, flag in (("embeddings", "--embeddings"), ("lengths", "--lengths")):
+        args += [flag, os.path.join(r["casedir"], files[key]["file"])]
+    p = subprocess.run(args, capture_output=True, text=True)
+    ok = r["ok"] and p.returncode == 3 and "out overlaps the input embeddings" in p.stderr
+    results.append(ok)
+    print("%-4s out over the input embeddings refused (%s): exit %d: %s" % (
+        "ok" if ok else "FAIL", encoder, p.returncode, p.stderr.strip()), flush=True)
+
+
 def main():
     global WORK
     WORK = sys.argv[1]
@@ -190,6 +211,7 @@ def main():
                    lengths=[33, 3, 0])
     reference_case("window 6 relative", "local_relative", torch=True, batch=2, seq=40,
                    lengths=[40, 17])
+    out_over_input_case("torch_post_relu")
     permutation_case("no_positions", True)
     permutation_case("torch_post_relu", False)
     permutation_case("rope_halves", False)

@@ -95,6 +95,46 @@ TEST(Pool, AllModesMatchReference) {
   }
 }
 
+// none with out == x (a forward's hidden states kept in the caller's out)
+// unpacks in place to exactly what it writes into a separate out, ragged
+// lengths, empty sequences and normalize included, on every target.
+TEST(Pool, NoneUnpacksInPlace) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const int batch = 5, seq = 7;
+  for (int64_t d : {1, 19, 64}) {
+    for (int normalize : {0, 1}) {
+      for (const std::vector<int32_t>& lengths :
+           {std::vector<int32_t>{7, 7, 7, 7, 7},
+            {3, 0, 7, 1, 6},
+            {0, 0, 2, 0, 0},
+            {0, 0, 0, 0, 0}}) {
+        SCOPED_TRACE(testing::Message()
+                     << "d " << d << " normalize " << normalize << " len "
+                     << lengths[0] << "," << lengths[1] << "," << lengths[2]);
+        const int64_t ld = d + 2, rows = int64_t{batch} * seq;
+        std::vector<float> packed(rows * ld);
+        for (auto& v : packed) v = normal(rng);
+        ForEachTarget([&] {
+          std::vector<float> want(rows * ld, 5.0f), buf = packed;
+          ASSERT_EQ(ENC_OK, enc_pool(ENC_POOL_NONE, normalize, batch, seq, d,
+                                     lengths.data(), packed.data(), ld,
+                                     want.data(), ld))
+              << enc_last_error();
+          ASSERT_EQ(ENC_OK,
+                    enc_pool(ENC_POOL_NONE, normalize, batch, seq, d,
+                             lengths.data(), buf.data(), ld, buf.data(), ld))
+              << enc_last_error();
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < d; ++c)
+              ASSERT_EQ(want[r * ld + c], buf[r * ld + c])
+                  << "row " << r << " col " << c;
+        });
+      }
+    }
+  }
+}
+
 TEST(Pool, RejectsBadArguments) {
   std::vector<float> x(12, 1.0f), out(12, 7.0f);
   const int32_t bad[1] = {4};
@@ -119,9 +159,14 @@ TEST(Pool, RejectsBadArguments) {
                                     x.data(), 3, out.data(), 4));
   EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_MEAN, 0, 1, 3, 4, nullptr,
                                     x.data(), 4, nullptr, 4));
-  // Unpacking cannot happen in place.
-  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 3, 4, nullptr,
-                                    x.data(), 4, x.data(), 4));
+  // Only none pooling with equal strides unpacks in place.
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_CLS, 0, 1, 3, 4, nullptr, x.data(),
+                                    4, x.data(), 4));
+  EXPECT_NE(std::string(enc_last_error()).find("out is x"), std::string::npos)
+      << enc_last_error();
+  EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 2, 4, nullptr,
+                                    x.data(), 4, x.data(), 5));
+  for (float v : x) EXPECT_EQ(1.0f, v);
   EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_NONE, 0, 1, 3, 4, nullptr,
                                     x.data(), 4, out.data(), 2));
   EXPECT_EQ(ENC_ERR_INPUT, enc_pool(ENC_POOL_CLS, 2, 1, 3, 4, nullptr, x.data(),

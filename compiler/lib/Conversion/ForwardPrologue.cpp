@@ -48,13 +48,16 @@ LogicalResult viewArguments(EncoderLowering &E) {
     Value Ptr = loadInput(E, *Field, L);
     E.Views[Arg] = {Ptr, Width};
     std::optional<int64_t> Offset = getRowOffset(E.Func, N);
-    if (!Offset)
+    const bool InOutput = isInOutput(E.Func, N);
+    if (!Offset && !InOutput)
       continue;
-    // The planner gave the padded input a buffer: pack it there.
-    View Packed{B.offset(E.Workspace,
-                         B.create<LLVM::MulOp>(L, E.Rows, B.i64(*Offset, L)),
-                         L),
-                Width};
+    // The planner gave the padded input a buffer (or `out`): pack it there.
+    View Packed{
+        InOutput
+            ? E.Out
+            : B.offset(E.Workspace,
+                       B.create<LLVM::MulOp>(L, E.Rows, B.i64(*Offset, L)), L),
+        Width};
     B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_floats),
                   {E.Batch, E.SeqLen, Ptr, B.i64(Width, L), E.Lengths,
                    B.null(L), B.i64(0, L), B.i64(Width, L), Packed.Ptr,
@@ -63,6 +66,21 @@ LogicalResult viewArguments(EncoderLowering &E) {
     E.Views[Arg] = Packed;
   }
   return success();
+}
+
+/// When the planner put the hidden states in `out` (enc.in_output), refuse
+/// an `out` that overlaps the caller's embeddings before anything is written.
+void checkOutApart(EncoderLowering &E, Location L) {
+  RuntimeBuilder &B = E.B;
+  const int64_t Width = inOutputWidth(E.Func);
+  if (Width == 0)
+    return;
+  for (BlockArgument Arg : E.Func.getArguments())
+    if (getInputField(E.Func, Arg.getArgNumber()) == "embeddings")
+      B.callChecked(ENC_RUNTIME_CALLEE(enc_check_out_apart),
+                    {E.Input, B.i32(getEncoderFacts(E.Func).DModel, L), E.Out,
+                     B.create<LLVM::MulOp>(L, E.Rows, B.i64(Width, L))},
+                    L);
 }
 } // namespace
 
@@ -138,6 +156,7 @@ LogicalResult enc::emitForwardPrologue(EncoderLowering &E) {
   Value Scratch = B.create<LLVM::GEPOp>(L, B.ptrType(), B.getI8Type(),
                                         E.Workspace, ValueRange{Bytes});
   E.Out = B.create<LLVM::SelectOp>(L, NoOut, Scratch, Out);
+  checkOutApart(E, L);
 
   if (failed(viewArguments(E)))
     return failure();

@@ -19,10 +19,14 @@ View EncoderLowering::resultView(Operation *Op) {
   // In place (enc-plan-buffers): the replaced operand's pointer and stride.
   if (std::optional<unsigned> N = getInPlaceOf(Op))
     return Views[Op->getResult(0)] = view(Op->getOperand(*N));
+  const int64_t Width =
+      cast<RankedTensorType>(Op->getResult(0).getType()).getShape().back();
+  // In the caller's output (enc-plan-buffers): `out`, as wide as the result.
+  if (isInOutput(Op))
+    return Views[Op->getResult(0)] = View{Out, Width};
   Location L = Op->getLoc();
   Value Floats = B.create<LLVM::MulOp>(L, Rows, B.i64(*getRowOffset(Op), L));
-  View V{B.offset(Workspace, Floats, L),
-         cast<RankedTensorType>(Op->getResult(0).getType()).getShape().back()};
+  View V{B.offset(Workspace, Floats, L), Width};
   Views[Op->getResult(0)] = V;
   return V;
 }
@@ -477,7 +481,7 @@ LogicalResult checkPrepared(Operation &Op) {
     return Op.emitError("positional table not folded: run "
                         "enc-fold-positional first");
   if (Op.hasTrait<enc::OpTrait::WritesArena>() && !getRowOffset(&Op) &&
-      !getInPlaceOf(&Op))
+      !getInPlaceOf(&Op) && !isInOutput(&Op))
     return Op.emitError("not planned: run enc-plan-buffers first");
   return success();
 }

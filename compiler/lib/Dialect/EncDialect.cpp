@@ -40,6 +40,7 @@ namespace {
 constexpr llvm::StringLiteral ArenaRowFloats = ENC_ATTR_NAME(ArenaRowFloats);
 constexpr llvm::StringLiteral RowOffset = ENC_ATTR_NAME(RowOffset);
 constexpr llvm::StringLiteral InPlaceOf = ENC_ATTR_NAME(InPlaceOf);
+constexpr llvm::StringLiteral InOutput = ENC_ATTR_NAME(InOutput);
 constexpr llvm::StringLiteral Input = ENC_ATTR_NAME(Input);
 constexpr llvm::StringLiteral Checkpoint = ENC_ATTR_NAME(Checkpoint);
 constexpr llvm::StringLiteral Precision = ENC_ATTR_NAME(Precision);
@@ -119,12 +120,37 @@ std::optional<unsigned> enc::getInPlaceOf(Operation *Op) {
 void enc::setInPlaceOf(Operation *Op, unsigned Operand) {
   Op->setAttr(InPlaceOf, i64(Op->getContext(), Operand));
 }
+bool enc::isInOutput(Operation *Op) { return Op->hasAttr(InOutput); }
+void enc::setInOutput(Operation *Op) {
+  Op->setAttr(InOutput, UnitAttr::get(Op->getContext()));
+}
 std::optional<int64_t> enc::getRowOffset(FunctionOpInterface Func,
                                          unsigned Arg) {
   return intAttr(Func.getArgAttr(Arg, RowOffset));
 }
 void enc::setRowOffset(FunctionOpInterface Func, unsigned Arg, int64_t Offset) {
   Func.setArgAttr(Arg, RowOffset, i64(Func->getContext(), Offset));
+}
+
+bool enc::isInOutput(FunctionOpInterface Func, unsigned Arg) {
+  return static_cast<bool>(Func.getArgAttr(Arg, InOutput));
+}
+void enc::setInOutput(FunctionOpInterface Func, unsigned Arg) {
+  Func.setArgAttr(Arg, InOutput, UnitAttr::get(Func->getContext()));
+}
+int64_t enc::inOutputWidth(FunctionOpInterface Func) {
+  auto widthOf = [](Value V) {
+    return cast<RankedTensorType>(V.getType()).getShape().back();
+  };
+  int64_t Width = 0;
+  for (unsigned Arg = 0; Arg < Func.getNumArguments(); ++Arg)
+    if (isInOutput(Func, Arg))
+      Width = widthOf(Func.getArgument(Arg));
+  Func.walk([&](Operation *Op) {
+    if (isInOutput(Op))
+      Width = widthOf(Op->getResult(0));
+  });
+  return Width;
 }
 
 std::optional<llvm::StringRef> enc::getInputField(FunctionOpInterface Func,
@@ -250,6 +276,15 @@ LogicalResult EncDialect::verifyOperationAttribute(Operation *Op,
              << "has both '" << Name << "' and '" << RowOffset << "'";
     return success();
   }
+  if (Name == InOutput) {
+    if (Op->getNumResults() != 1 || !isa<UnitAttr>(A.getValue()))
+      return Op->emitOpError()
+             << "'" << Name << "' is a unit attribute of an op with one result";
+    if (Op->hasAttr(RowOffset) || Op->hasAttr(InPlaceOf))
+      return Op->emitOpError() << "has both '" << Name << "' and a place in "
+                               << "the arena";
+    return success();
+  }
   if (Name == Input)
     return Op->emitOpError()
            << "'" << Name << "' belongs on a function argument";
@@ -278,6 +313,16 @@ LogicalResult EncDialect::verifyRegionArgAttribute(Operation *Op,
   }
   if (Name == RowOffset)
     return verifyCount(Op, A, 0, Where);
+  if (Name == InOutput) {
+    auto Func = cast<FunctionOpInterface>(Op);
+    if (!isa<UnitAttr>(A.getValue()))
+      return Op->emitOpError()
+             << Where << "'" << Name << "' is a unit attribute";
+    if (Func.getArgAttr(Arg, RowOffset))
+      return Op->emitOpError()
+             << Where << "has both '" << Name << "' and '" << RowOffset << "'";
+    return success();
+  }
   return Op->emitOpError() << Where << "unknown argument attribute '" << Name
                            << "' of the enc dialect";
 }

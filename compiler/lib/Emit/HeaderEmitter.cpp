@@ -349,8 +349,16 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
        << 4 * HiddenWidth * ENC_FFN_BLOCK_CHUNK_ROWS << " bytes)";
   if (QueryWidth > 0 || HiddenWidth > 0)
     OS << " (docs/c-abi.md#memory)";
-  OS << ".\n"
-     << " * Thread safety: " << N
+  OS << ".\n";
+  if (inOutputWidth(F) > 0) {
+    OS << " * The hidden states are computed in out itself";
+    if (Vocab == 0)
+      OS << ", which must not overlap the\n"
+         << " * input embeddings (ENC_ERR_INPUT)";
+    OS << "; after an error other than bad\n"
+       << " * input its contents are unspecified (docs/c-abi.md#memory).\n";
+  }
+  OS << " * Thread safety: " << N
      << "_forward may run concurrently on one model "
      << "from several\n"
      << " * threads. " << N << "_load and " << N

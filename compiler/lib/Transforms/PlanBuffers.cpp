@@ -15,12 +15,19 @@
 // queries of a fused QKV buffer: at long lengths the arena is what the
 // forward adds to the weights (docs/c-abi.md#memory).
 //
+// The group an `enc.pool none` output is unpacked from does not take the
+// arena at all when it is as wide as the output: it lives in the caller's
+// `out` (marked `enc.in_output`), which holds batch * seq_len rows of that
+// width, and the pool unpacks its packed rows there in place. So the
+// residual stream of an encoder that returns its hidden states costs no
+// workspace.
+//
 // Inside the arena only valid positions have rows (the packed layout of the
 // runtime's enc/kernels/layout.h), while the caller's `embeddings` input is
 // padded. So when an op other than enc.add_positions (which packs as it
 // adds) reads that input, it gets a buffer too, live from the start: the
 // lowering packs the input into it first. Its offset is the argument's
-// `enc.row_offset`.
+// `enc.row_offset` (or `enc.in_output`: the input is packed into `out`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +80,21 @@ std::optional<std::pair<int64_t, int64_t>> columnsOf(Value V) {
   int64_t Offset = Slice.getOffset();
   return std::make_pair(
       Offset, Offset + cast<RankedTensorType>(V.getType()).getShape().back());
+}
+
+int64_t width(Value V) {
+  return cast<RankedTensorType>(V.getType()).getShape().back();
+}
+
+/// The pool none whose result the function returns alone, else null.
+PoolOp unpackedOutput(func::FuncOp Func) {
+  auto Return = cast<func::ReturnOp>(Func.getBody().front().getTerminator());
+  if (Return.getNumOperands() != 1)
+    return PoolOp();
+  auto Pool = Return.getOperand(0).getDefiningOp<PoolOp>();
+  if (!Pool || Pool.getMode() != PoolMode::none || !Pool->hasOneUse())
+    return PoolOp();
+  return Pool;
 }
 
 /// Whether `Op`'s operands other than `Target` leave `Target`'s memory
@@ -165,10 +187,26 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
       InPlace[&Op] = Target->getOperandNumber();
     }
 
+    // The group that lives in the caller's `out` instead (see the top): one
+    // as wide as the output, with no column views (its width is the pool's
+    // input's), and, in an encoder, no wider than the d_model floats per row
+    // that NAME_forward_attention's stand-in for `out` holds.
+    Value InOutput;
+    if (PoolOp Pool = unpackedOutput(Func)) {
+      Value Buf = BufferOf.lookup(Pool.getInput());
+      Value Group = Buf ? groupOf(Buf) : Value();
+      if (Group && width(Group) == width(Pool.getInput()) &&
+          width(Group) == width(Pool.getResult()) &&
+          (!isEncoder(Func) || width(Group) <= getEncoderFacts(Func).DModel))
+        InOutput = Group;
+    }
+
     // First fit over row offsets; Live holds the groups' first buffers.
     std::map<int64_t, std::pair<int64_t, Value>> Live; // offset -> (size, buf)
     int64_t High = 0;
-    if (Packed) {
+    if (Packed && Packed == InOutput) {
+      setInOutput(Func, cast<BlockArgument>(Packed).getArgNumber());
+    } else if (Packed) {
       High =
           alignUp(cast<RankedTensorType>(Packed.getType()).getShape().back());
       Live[0] = {High, Packed};
@@ -190,6 +228,10 @@ struct PlanBuffersPass : enc::impl::EncPlanBuffersBase<PlanBuffersPass> {
         continue;
       }
       Value Result = Op.getResult(0);
+      if (Result == InOutput) {
+        setInOutput(&Op);
+        continue;
+      }
       int64_t Size =
           alignUp(cast<RankedTensorType>(Result.getType()).getShape().back());
       int64_t Offset = 0;

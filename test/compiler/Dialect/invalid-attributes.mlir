@@ -103,6 +103,30 @@ func.func @in_place_of_and_row_offset(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32
 
 // -----
 
+// enc.in_output (the buffer lives in the caller's out) excludes an arena place.
+func.func @in_output_and_row_offset(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{has both 'enc.in_output' and a place in the arena}}
+  %0 = enc.activation relu %x {enc.in_output, enc.row_offset = 0 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+func.func @in_output_not_unit(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.in_output' is a unit attribute of an op with one result}}
+  %0 = enc.activation relu %x {enc.in_output = 1 : i64} : tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// expected-error @+1 {{argument #0: has both 'enc.in_output' and 'enc.row_offset'}}
+func.func @in_output_argument_with_offset(%x: tensor<?x?x8xf32> {enc.in_output, enc.row_offset = 0 : i64}) {
+  return
+}
+
+// -----
+
 func.func @input_on_an_op(%x: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
   // expected-error @+1 {{'enc.input' belongs on a function argument}}
   %0 = enc.activation relu %x {enc.input = "tokens"} : tensor<?x?x8xf32>

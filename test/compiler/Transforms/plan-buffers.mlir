@@ -213,3 +213,50 @@ func.func @queries_are_keys(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tenso
   %a = enc.attention %q, %q, %v, %len {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
   return %a : tensor<?x?x8xf32>
 }
+
+// -----
+
+// An encoder that returns its hidden states keeps the residual stream in the
+// caller's `out`: the group `enc.pool none` reads, as wide as the output,
+// takes no arena (enc.in_output) and the pool unpacks it in place. Only the
+// fresh buffers beside it take the arena.
+// CHECK-LABEL: func.func @stream_in_output
+// CHECK-SAME: enc.arena_row_floats = 16 : i64
+func.func @stream_in_output(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %pe: tensor<4x8xf32>, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32> {
+  %w = enc.weight "w" : tensor<8x8xf32>
+  // CHECK: %[[X:.*]] = enc.add_positions %{{.*}}, %{{.*}} {enc.in_output}
+  %0 = enc.add_positions %x, %pe : (tensor<?x?x8xf32>, tensor<4x8xf32>) -> tensor<?x?x8xf32>
+  // CHECK: %[[H:.*]] = enc.activation relu %[[X]] {enc.row_offset = 0 : i64}
+  %h = enc.activation relu %0 : tensor<?x?x8xf32>
+  // CHECK: %[[Y:.*]] = enc.linear %[[H]], %{{.*}} residual(%[[X]]) {enc.in_place_of = 2 : i64}
+  %y = enc.linear %h, %w residual(%0) : (tensor<?x?x8xf32>, tensor<8x8xf32>, tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.pool none %[[Y]], %{{.*}} {normalize}
+  %p = enc.pool none %y, %len {normalize} : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}
+
+// -----
+
+// The packed copy of the `embeddings` input goes to `out` too when it heads
+// that group.
+// CHECK-LABEL: func.func @packed_input_in_output
+// CHECK-SAME: enc.in_output
+// CHECK-SAME: enc.arena_row_floats = 0 : i64
+func.func @packed_input_in_output(%x: tensor<?x?x8xf32> {enc.input = "embeddings"}, %len: tensor<?xi32> {enc.input = "lengths"}) -> tensor<?x?x8xf32> {
+  // CHECK: enc.activation relu %{{.*}} {enc.in_place_of = 0 : i64}
+  %0 = enc.activation relu %x : tensor<?x?x8xf32>
+  %p = enc.pool none %0, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x?x8xf32>
+  return %p : tensor<?x?x8xf32>
+}
+
+// -----
+
+// A pooled output (one row per sequence) leaves the stream in the arena.
+// CHECK-LABEL: func.func @pooled_stays
+// CHECK-SAME: enc.arena_row_floats = 16 : i64
+// CHECK-NOT: enc.in_output
+func.func @pooled_stays(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> tensor<?x8xf32> {
+  %0 = enc.activation relu %x : tensor<?x?x8xf32>
+  %p = enc.pool mean %0, %len : (tensor<?x?x8xf32>, tensor<?xi32>) -> tensor<?x8xf32>
+  return %p : tensor<?x8xf32>
+}

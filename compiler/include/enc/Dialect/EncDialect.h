@@ -66,10 +66,19 @@ void setRowOffset(mlir::Operation *Op, int64_t Offset);
 /// planned.
 std::optional<unsigned> getInPlaceOf(mlir::Operation *Op);
 void setInPlaceOf(mlir::Operation *Op, unsigned Operand);
+/// Whether the planner put an op's result in the caller's output buffer
+/// (enc.in_output) instead of the arena.
+bool isInOutput(mlir::Operation *Op);
+void setInOutput(mlir::Operation *Op);
 /// The same for a function argument the planner gave a buffer.
 std::optional<int64_t> getRowOffset(mlir::FunctionOpInterface Func,
                                     unsigned Arg);
 void setRowOffset(mlir::FunctionOpInterface Func, unsigned Arg, int64_t Offset);
+bool isInOutput(mlir::FunctionOpInterface Func, unsigned Arg);
+void setInOutput(mlir::FunctionOpInterface Func, unsigned Arg);
+/// The width of the buffer a planned function keeps in the caller's output
+/// (its op result or argument marked enc.in_output), or 0 when none is.
+int64_t inOutputWidth(mlir::FunctionOpInterface Func);
 
 /// The enc_input field (docs/c-abi.md) a function argument reads:
 /// "embeddings", "tokens", "token_types" or "lengths".

@@ -57,6 +57,11 @@ def Enc_Dialect : Dialect {
     // (InPlaceWritable, EncLowering.td): that operand's number. The result
     // is then that operand's view: its pointer and row stride.
     "::mlir::IntegerAttr":$in_place_of,
+    // On an op (or a function argument) whose result the planner put in the
+    // caller's `out` instead of the arena: the buffer the encoder's output
+    // is unpacked from in place (enc.pool none). Its view is `out` with its
+    // own width.
+    "::mlir::UnitAttr":$in_output,
     // On a function argument: the enc_input field it reads.
     "::mlir::StringAttr":$input
   );

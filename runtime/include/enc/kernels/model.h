@@ -142,6 +142,14 @@ typedef struct {
 enc_status enc_check_input(const enc_model_info *info, const enc_input *in,
                            const float *out);
 
+/* For a forward that computes its hidden states in the caller's `out`
+ * (docs/c-abi.md#memory): ENC_ERR_INPUT when the out_floats floats at out
+ * overlap the batch * seq_len * d_model input embeddings (in->embeddings
+ * non-NULL, as enc_check_input found it), which the forward would read
+ * after writing over them. Writes nothing. */
+enc_status enc_check_out_apart(const enc_input *in, int32_t d_model,
+                               const float *out, int64_t out_floats);
+
 /* ENC_ERR_INPUT ("NAME_forward: model is NULL") when `model` is NULL: a
  * forward call on a model that failed to load, or was never loaded. */
 enc_status enc_check_model(const void *model, const char *name);

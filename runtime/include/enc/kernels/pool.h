@@ -33,7 +33,9 @@ typedef enum {
 /* mode: enc_pool_mode; normalize: 0 or 1.
  * x: [sum(len) rows, ld_x]; lengths [batch] in [0, seq_len] or NULL.
  * out: [batch*seq_len rows, ld_out] (none) or [batch rows, ld_out]; it must
- * not overlap x. */
+ * not overlap x, except that none pooling with out == x and ld_out == ld_x
+ * unpacks the packed rows in place (a forward that keeps its hidden states
+ * in the caller's out, docs/c-abi.md#memory). */
 enc_status enc_pool(int32_t mode, int32_t normalize, int32_t batch,
                     int32_t seq_len, int64_t d, const int32_t *lengths,
                     const float *x, int64_t ld_x, float *out, int64_t ld_out);
