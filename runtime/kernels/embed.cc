@@ -1,6 +1,8 @@
 // Embeddings: argument and id checks, per-target dispatch.
 #include "enc/kernels/embed.h"
 
+#include <vector>
+
 #include "src/layout.h"
 #include "src/status.h"
 
@@ -119,6 +121,53 @@ extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
   enc::RunEmbed({batch, seq_len, /*ids=*/nullptr, /*types=*/nullptr, lengths,
                  /*tok_table=*/nullptr, /*scale=*/1.0f, /*type_table=*/nullptr,
                  in, ld_in, pos_table, d, out, ld_out});
+  return ENC_OK;
+}
+extern "C" enc_status enc_embed_floats_sinusoidal(
+    int32_t batch, int32_t seq_len, const float* in, int64_t ld_in,
+    const int32_t* lengths, const float* pos_table, int64_t pos_rows, int64_t d,
+    float* out, int64_t ld_out) {
+  using enc::Fail;
+  const char* fn = "enc_embed_floats_sinusoidal";
+  if (pos_table == nullptr || pos_rows < 1) {
+    return Fail(ENC_ERR_INPUT, "%s: no table rows (%lld)", fn,
+                (long long)pos_rows);
+  }
+  if (seq_len <= pos_rows) {
+    return enc_embed_floats(batch, seq_len, in, ld_in, lengths, pos_table,
+                            pos_rows, d, out, ld_out);
+  }
+  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, lengths, nullptr, 0,
+                                      d, out, ld_out)) {
+    return s;
+  }
+  if (in == nullptr) return Fail(ENC_ERR_INPUT, "%s: in is NULL", fn);
+  if (ld_in < d) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_in (%lld) < d (%lld)", fn,
+                (long long)ld_in, (long long)d);
+  }
+  if (in == out && ld_in != ld_out) {
+    return Fail(ENC_ERR_INPUT, "%s: in-place needs ld_in == ld_out", fn);
+  }
+  // Rows in order, each read before it is written (in may equal out). A row
+  // past the table is computed per sequence: d sines for d floats of input,
+  // and only for sequences longer than the table.
+  std::vector<float> computed(static_cast<size_t>(d));
+  int64_t row = 0;
+  for (int32_t b = 0; b < batch; ++b) {
+    const int64_t len = lengths ? lengths[b] : seq_len;
+    const float* x = in + static_cast<int64_t>(b) * seq_len * ld_in;
+    for (int64_t i = 0; i < len; ++i, ++row) {
+      const float* pe = pos_table + i * d;
+      if (i >= pos_rows) {
+        for (int64_t c = 0; c < d; ++c) computed[c] = enc_sinusoid(i, c, d);
+        pe = computed.data();
+      }
+      const float* xi = x + i * ld_in;
+      float* yi = out + row * ld_out;
+      for (int64_t c = 0; c < d; ++c) yi[c] = xi[c] + pe[c];
+    }
+  }
   return ENC_OK;
 }
 #endif  // HWY_ONCE

@@ -713,10 +713,14 @@ extern "C" enc_status enc_check_out_apart(const enc_input* in, int32_t d_model,
                                           uint64_t(d_model);
   const uintptr_t out_begin = reinterpret_cast<uintptr_t>(out);
   const uintptr_t out_end = out_begin + sizeof(float) * uint64_t(out_floats);
-  if (out_begin < in_end && in_begin < out_end) {
+  // out == embeddings works: the first op reads each input row before it
+  // writes that row or any later one (enc_embed_floats), and nothing reads
+  // the input after it.
+  if (out_begin != in_begin && out_begin < in_end && in_begin < out_end) {
     return Fail(ENC_ERR_INPUT,
-                "bad input: out overlaps the input embeddings (the forward "
-                "computes its hidden states in out); pass separate arrays");
+                "bad input: out overlaps the input embeddings without being "
+                "them (the forward computes its hidden states in out); pass "
+                "the same array or separate ones");
   }
   return ENC_OK;
 }

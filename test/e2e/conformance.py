@@ -117,20 +117,32 @@ def permutation_case(encoder, expect_equivariant):
 
 def out_over_input_case(encoder):
     """An encoder that returns its hidden states computes them in `out`
-    (docs/c-abi.md#memory): an `out` that is the input embeddings' own array
-    is refused with ENC_ERR_INPUT before anything is written."""
+    (docs/c-abi.md#memory). `out` may be the input embeddings' own array (an
+    in-place forward, as exact as a separate one), but an `out` that
+    overlaps them one row in is refused with ENC_ERR_INPUT."""
     r = ec.conformance_case("overlap_" + encoder, ENC, encoder, WORK, batch=2, seq=5,
                             lengths=[5, 2])
     files = json.load(open(os.path.join(r["casedir"], "inputs.json")))["inputs"]
-    args = [r["exe"], "--weights", os.path.join(r["casedir"], "weights.safetensors"),
-            "--batch", "2", "--seq", "5", "--out-floats", str(r["expected"].size),
-            "--out", os.path.join(r["casedir"], "overlap.bin"), "--out-over-input", "1"]
-    for key, flag in (("embeddings", "--embeddings"), ("lengths", "--lengths")):
-        args += [flag, os.path.join(r["casedir"], files[key]["file"])]
-    p = subprocess.run(args, capture_output=True, text=True)
-    ok = r["ok"] and p.returncode == 3 and "out overlaps the input embeddings" in p.stderr
+    d = r["spec"]["d_model"]
+    out_path = os.path.join(r["casedir"], "overlap.bin")
+
+    def harness(offset):
+        args = [r["exe"], "--weights", os.path.join(r["casedir"], "weights.safetensors"),
+                "--batch", "2", "--seq", "5", "--out-floats", str(r["expected"].size),
+                "--out", out_path, "--out-over-input", str(offset)]
+        for key, flag in (("embeddings", "--embeddings"), ("lengths", "--lengths")):
+            args += [flag, os.path.join(r["casedir"], files[key]["file"])]
+        return subprocess.run(args, capture_output=True, text=True)
+
+    p = harness(0)
+    same = p.returncode == 0 and np.array_equal(np.fromfile(out_path, dtype="<f4"), r["out"])
+    report("in place (out is the embeddings) " + encoder, 0.0, 0.0, r["ok"] and same,
+           "(exit %d, %s the separate out's bits)" % (p.returncode,
+                                                      "same as" if same else "NOT"))
+    p = harness(d)
+    ok = p.returncode == 3 and "out overlaps the input embeddings" in p.stderr
     results.append(ok)
-    print("%-4s out over the input embeddings refused (%s): exit %d: %s" % (
+    print("%-4s out one row into the input embeddings refused (%s): exit %d: %s" % (
         "ok" if ok else "FAIL", encoder, p.returncode, p.stderr.strip()), flush=True)
 
 
@@ -165,6 +177,10 @@ def main():
     reference_case("-O0 (no fusion)", "t5_like", batch=2, seq=9, lengths=[9, 3],
                    flags=["-O0"])
     reference_case("max_len sequence", "alibi6", batch=1, seq=32)
+    reference_case("sinusoidal past 512 rows", "sinusoidal_long", batch=2, seq=700,
+                   lengths=[700, 530])
+    reference_case("sinusoidal past 512 rows, tokens", "sinusoidal_long_tokens", batch=2,
+                   seq=600, lengths=[600, 513])
     reference_case("12 blocks, d_model 128", "deep12", batch=2, seq=16, lengths=[16, 5])
     # Spec v2 settings, each against the reference and torch.
     reference_case("gated silu (SwiGLU)", "gated_silu", torch=True, batch=2, seq=11,

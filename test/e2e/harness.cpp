@@ -7,11 +7,12 @@
 // usage: harness --weights W --batch B --seq S --out-floats N --out OUT.bin
 //                [--embeddings F] [--tokens F] [--types F] [--lengths F]
 //                [--repeat K] [--library L --encoder NAME]
-//                [--out-over-input 1]
-// --out-over-input passes the embeddings' own array as `out` (a caller error
-// the forward must refuse).
+//                [--out-over-input K]
+// --out-over-input K passes the embeddings' own array, K floats in, as `out`:
+// K = 0 is an in-place forward, K > 0 an overlap the forward must refuse.
 // Exit 0 on success; on a runtime error prints the status and message and
 // exits 3 (so that tests can tell it from a crash).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -113,7 +114,8 @@ Model Entries(const std::string& library, const std::string& encoder) {
 
 int main(int argc, char** argv) {
   std::string weights, out_path, emb, tok, types, lens, library, encoder;
-  int batch = 0, seq = 0, repeat = 1, out_over_input = 0;
+  int batch = 0, seq = 0, repeat = 1;
+  long out_over_input = -1;
   long out_floats = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
@@ -142,7 +144,7 @@ int main(int argc, char** argv) {
     else if (k == "--encoder")
       encoder = v;
     else if (k == "--out-over-input")
-      out_over_input = std::atoi(v.c_str());
+      out_over_input = std::atol(v.c_str());
     else {
       std::fprintf(stderr, "harness: unknown option %s\n", k.c_str());
       return 2;
@@ -172,11 +174,11 @@ int main(int argc, char** argv) {
   in.token_types = ty.empty() ? nullptr : ty.data();
   in.lengths = l.empty() ? nullptr : l.data();
   std::vector<float> out(out_floats, -12345.0f);
-  if (out_over_input && e.size() < out.size()) {
-    e.resize(out.size());
+  if (out_over_input >= 0) {
+    e.resize(std::max(e.size(), out.size() + out_over_input));
     in.embeddings = e.data();
   }
-  float* out_ptr = out_over_input ? e.data() : out.data();
+  float* out_ptr = out_over_input >= 0 ? e.data() + out_over_input : out.data();
   for (int r = 0; r < repeat; ++r) {
     if (enc_status s = m.forward(model, &in, out_ptr)) {
       std::fprintf(stderr, "harness: forward failed: %s: %s\n",
@@ -186,6 +188,8 @@ int main(int argc, char** argv) {
     }
   }
   m.free(model);
+  if (out_over_input >= 0)
+    std::copy(out_ptr, out_ptr + out.size(), out.begin());
   FILE* f = std::fopen(out_path.c_str(), "wb");
   if (!f ||
       std::fwrite(out.data(), sizeof(float), out.size(), f) != out.size()) {

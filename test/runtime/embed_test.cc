@@ -6,6 +6,7 @@
 #include "for_each_target.h"
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -113,6 +114,56 @@ TEST(Embed, FloatsPlusPositions) {
     }
     for (int64_t k = 0; k < 3 * ld; ++k) ASSERT_EQ(in[k], inplace[k]);
   });
+}
+
+// A sinusoidal table cut to its first rows: the rows past it, computed by
+// enc_embed_floats_sinusoidal, are bit for bit those of the whole table
+// (double-precision angles, rounded once), out of place and in place, with
+// ragged lengths; within the table it is enc_embed_floats itself.
+TEST(Embed, SinusoidalRowsPastTheTable) {
+  std::mt19937 rng(21);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  const int batch = 3, seq = 23;
+  const int64_t d = 10, head = 7;
+  const std::vector<int32_t> lengths = {23, 0, 9};
+  std::vector<float> table(seq * d);
+  for (int64_t p = 0; p < seq; ++p)
+    for (int64_t c = 0; c < d; ++c) {
+      const double angle = double(p) / std::pow(10000.0, double(c / 2 * 2) / d);
+      table[p * d + c] = float(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      ASSERT_EQ(table[p * d + c], enc_sinusoid(p, c, d)) << p << " " << c;
+    }
+  std::vector<float> x(batch * seq * d);
+  for (auto& v : x) v = normal(rng);
+  for (int seq_len : {5, seq}) {
+    SCOPED_TRACE(seq_len);
+    std::vector<float> want(batch * seq * d, -1.0f), got = want, inplace = x;
+    std::vector<int32_t> len(lengths);
+    for (auto& l : len) l = std::min(l, seq_len);
+    ASSERT_EQ(ENC_OK, enc_embed_floats(batch, seq_len, x.data(), d, len.data(),
+                                       table.data(), seq, d, want.data(), d));
+    ASSERT_EQ(ENC_OK, enc_embed_floats_sinusoidal(batch, seq_len, x.data(), d,
+                                                  len.data(), table.data(),
+                                                  head, d, got.data(), d))
+        << enc_last_error();
+    ASSERT_EQ(ENC_OK, enc_embed_floats_sinusoidal(
+                          batch, seq_len, inplace.data(), d, len.data(),
+                          table.data(), head, d, inplace.data(), d))
+        << enc_last_error();
+    int64_t rows = 0;
+    for (int32_t l : len) rows += l;
+    for (int64_t k = 0; k < rows * d; ++k) {
+      ASSERT_EQ(want[k], got[k]) << k;
+      ASSERT_EQ(want[k], inplace[k]) << k;
+    }
+  }
+  std::vector<float> out(batch * seq * d);
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_embed_floats_sinusoidal(batch, seq, x.data(), d, nullptr,
+                                        nullptr, 0, d, out.data(), d));
+  EXPECT_EQ(ENC_ERR_INPUT,
+            enc_embed_floats_sinusoidal(batch, seq, x.data(), d - 1, nullptr,
+                                        table.data(), head, d, out.data(), d));
 }
 
 TEST(Embed, RejectsBadIdsWritingNothing) {

@@ -80,7 +80,9 @@ LogicalResult AddPositionsOp::lowerToRuntime(EncoderLowering &E) {
   auto [B, L, Y, X] = E.unaryOp(Op);
   auto [Pos, PosRows] =
       positionRows(E, Op.getTable(), Op.getPositionOffset(), L);
-  B.callChecked(ENC_RUNTIME_CALLEE(enc_embed_floats),
+  B.callChecked(Op.getSinusoidalTail()
+                    ? ENC_RUNTIME_CALLEE(enc_embed_floats_sinusoidal)
+                    : ENC_RUNTIME_CALLEE(enc_embed_floats),
                 {E.Batch, E.SeqLen, X.Ptr, B.i64(X.Ld, L), E.Lengths, Pos,
                  B.i64(PosRows, L), B.i64(width(Op.getInput()), L), Y.Ptr,
                  B.i64(Y.Ld, L)},

@@ -353,10 +353,14 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
   if (inOutputWidth(F) > 0) {
     OS << " * The hidden states are computed in out itself";
     if (Vocab == 0)
-      OS << ", which must not overlap the\n"
-         << " * input embeddings (ENC_ERR_INPUT)";
-    OS << "; after an error other than bad\n"
-       << " * input its contents are unspecified (docs/c-abi.md#memory).\n";
+      OS << ". out may be the input\n"
+         << " * embeddings' array but must not overlap it otherwise "
+         << "(ENC_ERR_INPUT); after\n"
+         << " * an error other than bad input its contents are unspecified\n"
+         << " * (docs/c-abi.md#memory).\n";
+    else
+      OS << "; after an error other than bad\n"
+         << " * input its contents are unspecified (docs/c-abi.md#memory).\n";
   }
   OS << " * Thread safety: " << N
      << "_forward may run concurrently on one model "

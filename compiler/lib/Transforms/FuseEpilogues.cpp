@@ -64,7 +64,9 @@ struct PositionsIntoEmbedding : OpRewritePattern<AddPositionsOp> {
   LogicalResult matchAndRewrite(AddPositionsOp Add,
                                 PatternRewriter &Rewriter) const override {
     auto E = Add.getInput().getDefiningOp<EmbedTokensOp>();
-    if (!E || !E->hasOneUse() || E.getPositions())
+    // The gather reads every position from its table: not a sinusoidal one
+    // whose rows past the object's the runtime computes.
+    if (!E || !E->hasOneUse() || E.getPositions() || Add.getSinusoidalTail())
       return failure();
     Operation *Table = Add.getTable().getDefiningOp();
     if (Table && !Table->isBeforeInBlock(E))

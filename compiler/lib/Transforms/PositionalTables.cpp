@@ -2,18 +2,16 @@
 
 #include "enc/Transforms/PositionalTables.h"
 
+#include "enc/kernels/embed.h"
+
 #include <algorithm>
 #include <cmath>
 
 std::vector<float> enc::sinusoidalTable(int64_t Rows, int64_t DModel) {
   std::vector<float> T(Rows * DModel);
   for (int64_t P = 0; P < Rows; ++P)
-    for (int64_t I = 0; I < DModel; ++I) {
-      double Angle =
-          double(P) / std::pow(10000.0, double(2 * (I / 2)) / double(DModel));
-      T[P * DModel + I] =
-          static_cast<float>(I % 2 == 0 ? std::sin(Angle) : std::cos(Angle));
-    }
+    for (int64_t I = 0; I < DModel; ++I)
+      T[P * DModel + I] = enc_sinusoid(P, I, DModel); // the runtime's formula
   return T;
 }
 
@@ -85,8 +83,8 @@ std::vector<int32_t> enc::t5BucketTable(int64_t Rows, int64_t Buckets,
   return T;
 }
 
-mlir::DenseElementsAttr enc::positionalTableValue(PositionalTableOp Op) {
-  auto Ty = Op.getResult().getType();
+mlir::DenseElementsAttr enc::positionalTableValue(PositionalTableOp Op,
+                                                  mlir::RankedTensorType Ty) {
   int64_t Rows = Ty.getShape()[0];
   switch (Op.getKind()) {
   case TableKind::sinusoidal:

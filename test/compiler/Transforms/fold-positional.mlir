@@ -72,3 +72,25 @@ func.func @relative() -> (tensor<9xi32>, tensor<47xi32>) {
   %1 = enc.positional_table relative_buckets {dim = 32 : i64, max_distance = 128 : i64} : tensor<47xi32>
   return %0, %1 : tensor<9xi32>, tensor<47xi32>
 }
+
+// A sinusoidal table longer than ENC_SINUSOID_OBJECT_ROWS (512) that only
+// enc.add_positions reads from row 0 keeps its first 512 rows; the adds are
+// marked sinusoidal_tail, and the runtime computes the rows past them with
+// the same formula.
+// CHECK-LABEL: func.func @sinusoidal_long
+// CHECK: %[[HEAD:.*]] = arith.constant dense<{{.*}}> : tensor<512x4xf32>
+// CHECK: enc.add_positions %{{.*}}, %[[HEAD]] {sinusoidal_tail} : (tensor<?x?x4xf32>, tensor<512x4xf32>)
+// A learned-style offset (or any other reader) keeps the whole table.
+// CHECK-LABEL: func.func @sinusoidal_long_offset
+// CHECK: %[[ALL:.*]] = arith.constant dense<{{.*}}> : tensor<600x4xf32>
+// CHECK: enc.add_positions %{{.*}}, %[[ALL]] {position_offset = 2 : i64} :
+func.func @sinusoidal_long(%x: tensor<?x?x4xf32>) -> tensor<?x?x4xf32> {
+  %0 = enc.positional_table sinusoidal {dim = 4 : i64} : tensor<600x4xf32>
+  %1 = enc.add_positions %x, %0 : (tensor<?x?x4xf32>, tensor<600x4xf32>) -> tensor<?x?x4xf32>
+  return %1 : tensor<?x?x4xf32>
+}
+func.func @sinusoidal_long_offset(%x: tensor<?x?x4xf32>) -> tensor<?x?x4xf32> {
+  %0 = enc.positional_table sinusoidal {dim = 4 : i64} : tensor<600x4xf32>
+  %1 = enc.add_positions %x, %0 {position_offset = 2 : i64} : (tensor<?x?x4xf32>, tensor<600x4xf32>) -> tensor<?x?x4xf32>
+  return %1 : tensor<?x?x4xf32>
+}

@@ -121,6 +121,10 @@ def Enc_AddPositionsOp : Enc_Op<"add_positions",
     `y[b, i] = x[b, i] + table[i + position_offset]` for the sinusoidal or
     learned schemes; the table has at least max_len + position_offset rows.
     RoBERTa's learned positions start at row 2 (its padding index + 1).
+    With `sinusoidal_tail` the table holds the first rows of the sinusoidal
+    table only (enc-fold-positional keeps ENC_SINUSOID_OBJECT_ROWS of a
+    longer one): the runtime computes the positions past it with the same
+    formula (enc_embed_floats_sinusoidal).
 
     Example:
     ```mlir
@@ -131,7 +135,8 @@ def Enc_AddPositionsOp : Enc_Op<"add_positions",
     ```
   }];
   let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$table,
-                       DefaultValuedAttr<I64Attr, "0">:$position_offset);
+                       DefaultValuedAttr<I64Attr, "0">:$position_offset,
+                       UnitAttr:$sinusoidal_tail);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = "$input `,` $table attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;

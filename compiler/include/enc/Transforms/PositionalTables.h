@@ -19,9 +19,12 @@
 namespace enc {
 
 /// The table an enc.positional_table stands for, as a constant of its
-/// result type: the one switch over TableKind that folding needs, so a new
-/// kind of table is its formula below and its case there.
-mlir::DenseElementsAttr positionalTableValue(PositionalTableOp Op);
+/// result type (or `Ty`): the one switch over TableKind that folding needs, so
+/// a new kind of table is its formula below and its case there. The table as
+/// `Ty` (the op's type, or for the sinusoidal table fewer rows: its first
+/// rows).
+mlir::DenseElementsAttr positionalTableValue(PositionalTableOp Op,
+                                             mlir::RankedTensorType Ty);
 
 /// [rows, dModel]: sin(p / 10000^(2 floor(i/2) / dModel)) at even i, cos at
 /// odd i (interleaved, as in the seed article).

@@ -12,9 +12,21 @@
 
 #include "enc/runtime.h"
 
+#include <math.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The sinusoidal table's entry at position p, column i, for d_model d
+ * (docs/numerics.md#positions): angle = p / 10000^(2 floor(i/2) / d), sin at
+ * even i and cos at odd i, computed in double and rounded once to float. The
+ * compiler's table and the runtime's rows past it both come from here. */
+static inline float enc_sinusoid(int64_t p, int64_t i, int64_t d) {
+  const double angle =
+      (double)p / pow(10000.0, (double)(2 * (i / 2)) / (double)d);
+  return (float)(i % 2 == 0 ? sin(angle) : cos(angle));
+}
 
 /* ids, types: [batch, seq_len]. types may be NULL (type 0 everywhere);
  * type_table NULL means no type embedding (types are then ignored).
@@ -36,6 +48,22 @@ enc_status enc_embed_floats(int32_t batch, int32_t seq_len, const float *in,
                             int64_t ld_in, const int32_t *lengths,
                             const float *pos_table, int64_t pos_rows, int64_t d,
                             float *out, int64_t ld_out);
+
+/* The rows of a sinusoidal table a compiled model keeps in its object when
+ * max_len is longer (docs/numerics.md#positions): 512 x d_model floats
+ * (1.5 MiB at 768) instead of 24 MiB at max_len 8,192. */
+#define ENC_SINUSOID_OBJECT_ROWS 512
+
+/* enc_embed_floats with sinusoidal positions whose table holds only the first
+ * pos_rows rows (the object keeps no more): positions at or past pos_rows
+ * get enc_sinusoid's values, computed here, so the result is the one a full
+ * table gives, bit for bit. Any seq_len >= 1 is accepted; otherwise as
+ * enc_embed_floats (in may equal out). */
+enc_status enc_embed_floats_sinusoidal(int32_t batch, int32_t seq_len,
+                                       const float *in, int64_t ld_in,
+                                       const int32_t *lengths,
+                                       const float *pos_table, int64_t pos_rows,
+                                       int64_t d, float *out, int64_t ld_out);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -145,8 +145,10 @@ enc_status enc_check_input(const enc_model_info *info, const enc_input *in,
 /* For a forward that computes its hidden states in the caller's `out`
  * (docs/c-abi.md#memory): ENC_ERR_INPUT when the out_floats floats at out
  * overlap the batch * seq_len * d_model input embeddings (in->embeddings
- * non-NULL, as enc_check_input found it), which the forward would read
- * after writing over them. Writes nothing. */
+ * non-NULL, as enc_check_input found it) without starting where they do:
+ * the forward would read rows it already wrote. out == embeddings is fine
+ * (the first op reads each row before writing it or any later one). Writes
+ * nothing. */
 enc_status enc_check_out_apart(const enc_input *in, int32_t d_model,
                                const float *out, int64_t out_floats);
 
