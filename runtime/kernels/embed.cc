@@ -153,6 +153,8 @@ extern "C" enc_status enc_embed_floats_sinusoidal(
   // past the table is computed per sequence: d sines for d floats of input,
   // and only for sequences longer than the table.
   std::vector<float> computed(static_cast<size_t>(d));
+  std::vector<double> divisor(static_cast<size_t>(d));
+  for (int64_t c = 0; c < d; ++c) divisor[c] = enc_sinusoid_divisor(c, d);
   int64_t row = 0;
   for (int32_t b = 0; b < batch; ++b) {
     const int64_t len = lengths ? lengths[b] : seq_len;
@@ -160,7 +162,9 @@ extern "C" enc_status enc_embed_floats_sinusoidal(
     for (int64_t i = 0; i < len; ++i, ++row) {
       const float* pe = pos_table + i * d;
       if (i >= pos_rows) {
-        for (int64_t c = 0; c < d; ++c) computed[c] = enc_sinusoid(i, c, d);
+        for (int64_t c = 0; c < d; ++c) {
+          computed[c] = enc_sinusoid_at(i, c, divisor[c]);
+        }
         pe = computed.data();
       }
       const float* xi = x + i * ld_in;

@@ -22,10 +22,15 @@ extern "C" {
  * (docs/numerics.md#positions): angle = p / 10000^(2 floor(i/2) / d), sin at
  * even i and cos at odd i, computed in double and rounded once to float. The
  * compiler's table and the runtime's rows past it both come from here. */
-static inline float enc_sinusoid(int64_t p, int64_t i, int64_t d) {
-  const double angle =
-      (double)p / pow(10000.0, (double)(2 * (i / 2)) / (double)d);
+static inline double enc_sinusoid_divisor(int64_t i, int64_t d) {
+  return pow(10000.0, (double)(2 * (i / 2)) / (double)d);
+}
+static inline float enc_sinusoid_at(int64_t p, int64_t i, double divisor) {
+  const double angle = (double)p / divisor;
   return (float)(i % 2 == 0 ? sin(angle) : cos(angle));
+}
+static inline float enc_sinusoid(int64_t p, int64_t i, int64_t d) {
+  return enc_sinusoid_at(p, i, enc_sinusoid_divisor(i, d));
 }
 
 /* ids, types: [batch, seq_len]. types may be NULL (type 0 everywhere);
