@@ -14,9 +14,13 @@
 //   quit
 // The first line printed is "loaded LOAD_MS THREADS_IN_USE VMHWM_BEFORE_LOAD
 // TARGET", TARGET the Highway target the kernels run (ENC_TARGET caps it).
+// With ENC_RUNNER_IN_PLACE=1 the output is written over the input's array
+// (an in-place forward, docs/c-abi.md#memory), so no second array is held;
+// a later forward then reads the previous output.
 #include <sys/resource.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -103,6 +107,8 @@ int main(int argc, char** argv) {
               threads, hwm_before, enc::DispatchTargetName());
   std::fflush(stdout);
 
+  const char* in_place_env = std::getenv("ENC_RUNNER_IN_PLACE");
+  const bool in_place = in_place_env != nullptr && in_place_env[0] == '1';
   std::vector<float> emb, out;
   std::vector<int32_t> lens;
   enc_input in{};
@@ -123,16 +129,24 @@ int main(int argc, char** argv) {
       in.seq_len = s;
       in.embeddings = emb.data();
       in.lengths = lens.empty() ? nullptr : lens.data();
-      out.assign(size_t(b) * s * ENC_D_MODEL, 0.0f);
-      if (enc_status st = MODEL_FORWARD(model, &in, out.data())) {
+      if (in_place) {
+        emb.resize(std::max(emb.size(), size_t(b) * s * ENC_D_MODEL));
+        in.embeddings = emb.data();
+        out.clear();
+        out.shrink_to_fit();
+      } else {
+        out.assign(size_t(b) * s * ENC_D_MODEL, 0.0f);
+      }
+      float* out_ptr = in_place ? emb.data() : out.data();
+      if (enc_status st = MODEL_FORWARD(model, &in, out_ptr)) {
         std::fprintf(stderr, "encc_runner: forward failed: %s: %s\n",
                      enc_status_name(st), enc_last_error());
         return 3;
       }
       if (out_path != "-") {
         FILE* f = std::fopen(out_path.c_str(), "wb");
-        if (!f || std::fwrite(out.data(), sizeof(float), out.size(), f) !=
-                      out.size()) {
+        const size_t n = size_t(b) * s * ENC_D_MODEL;
+        if (!f || std::fwrite(out_ptr, sizeof(float), n, f) != n) {
           std::fprintf(stderr, "encc_runner: cannot write %s\n",
                        out_path.c_str());
           return 2;
@@ -148,7 +162,8 @@ int main(int argc, char** argv) {
       const auto w0 = Clock::now();
       for (int i = 0; i < n; ++i) {
         const auto a = Clock::now();
-        if (enc_status st = MODEL_FORWARD(model, &in, out.data())) {
+        if (enc_status st =
+                MODEL_FORWARD(model, &in, in_place ? emb.data() : out.data())) {
           std::fprintf(stderr, "encc_runner: forward failed: %s: %s\n",
                        enc_status_name(st), enc_last_error());
           return 3;
