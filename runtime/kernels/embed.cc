@@ -48,6 +48,28 @@ static enc_status CheckCommon(const char* fn, int32_t batch, int32_t seq_len,
   }
   return CheckLengths(fn, batch, seq_len, lengths);
 }
+
+// CheckCommon and the float input's own checks (enc_embed_floats and its
+// sinusoidal variant).
+static enc_status CheckFloats(const char* fn, int32_t batch, int32_t seq_len,
+                              const float* in, int64_t ld_in,
+                              const int32_t* lengths, const float* pos_table,
+                              int64_t pos_rows, int64_t d, const float* out,
+                              int64_t ld_out) {
+  if (enc_status s = CheckCommon(fn, batch, seq_len, lengths, pos_table,
+                                 pos_rows, d, out, ld_out)) {
+    return s;
+  }
+  if (in == nullptr) return Fail(ENC_ERR_INPUT, "%s: in is NULL", fn);
+  if (ld_in < d) {
+    return Fail(ENC_ERR_INPUT, "%s: ld_in (%lld) < d (%lld)", fn,
+                (long long)ld_in, (long long)d);
+  }
+  if (in == out && ld_in != ld_out) {
+    return Fail(ENC_ERR_INPUT, "%s: in-place needs ld_in == ld_out", fn);
+  }
+  return ENC_OK;
+}
 }  // namespace enc
 
 extern "C" enc_status enc_embed_tokens(
@@ -105,17 +127,9 @@ extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
                                        int64_t d, float* out, int64_t ld_out) {
   using enc::Fail;
   const char* fn = "enc_embed_floats";
-  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, lengths, pos_table,
-                                      pos_rows, d, out, ld_out)) {
+  if (enc_status s = enc::CheckFloats(fn, batch, seq_len, in, ld_in, lengths,
+                                      pos_table, pos_rows, d, out, ld_out)) {
     return s;
-  }
-  if (in == nullptr) return Fail(ENC_ERR_INPUT, "%s: in is NULL", fn);
-  if (ld_in < d) {
-    return Fail(ENC_ERR_INPUT, "%s: ld_in (%lld) < d (%lld)", fn,
-                (long long)ld_in, (long long)d);
-  }
-  if (in == out && ld_in != ld_out) {
-    return Fail(ENC_ERR_INPUT, "%s: in-place needs ld_in == ld_out", fn);
   }
   if (batch == 0) return ENC_OK;
   enc::RunEmbed({batch, seq_len, /*ids=*/nullptr, /*types=*/nullptr, lengths,
@@ -123,6 +137,7 @@ extern "C" enc_status enc_embed_floats(int32_t batch, int32_t seq_len,
                  in, ld_in, pos_table, d, out, ld_out});
   return ENC_OK;
 }
+
 extern "C" enc_status enc_embed_floats_sinusoidal(
     int32_t batch, int32_t seq_len, const float* in, int64_t ld_in,
     const int32_t* lengths, const float* pos_table, int64_t pos_rows, int64_t d,
@@ -137,17 +152,9 @@ extern "C" enc_status enc_embed_floats_sinusoidal(
     return enc_embed_floats(batch, seq_len, in, ld_in, lengths, pos_table,
                             pos_rows, d, out, ld_out);
   }
-  if (enc_status s = enc::CheckCommon(fn, batch, seq_len, lengths, nullptr, 0,
-                                      d, out, ld_out)) {
+  if (enc_status s = enc::CheckFloats(fn, batch, seq_len, in, ld_in, lengths,
+                                      nullptr, 0, d, out, ld_out)) {
     return s;
-  }
-  if (in == nullptr) return Fail(ENC_ERR_INPUT, "%s: in is NULL", fn);
-  if (ld_in < d) {
-    return Fail(ENC_ERR_INPUT, "%s: ld_in (%lld) < d (%lld)", fn,
-                (long long)ld_in, (long long)d);
-  }
-  if (in == out && ld_in != ld_out) {
-    return Fail(ENC_ERR_INPUT, "%s: in-place needs ld_in == ld_out", fn);
   }
   // Rows in order, each read before it is written (in may equal out). A row
   // past the table is computed per sequence: d sines for d floats of input,
