@@ -70,6 +70,26 @@ static enc_status CheckFloats(const char* fn, int32_t batch, int32_t seq_len,
   }
   return ENC_OK;
 }
+
+// Every value of `values` [batch, seq_len] within each sequence's length is
+// in 0..limit - 1; the first that is not is named (`what`, row, position).
+static enc_status CheckInRange(const char* fn, const char* what,
+                               const int32_t* values, int32_t limit,
+                               int32_t batch, int32_t seq_len,
+                               const int32_t* lengths) {
+  for (int32_t b = 0; b < batch; ++b) {
+    const int32_t len = lengths != nullptr ? lengths[b] : seq_len;
+    const int32_t* row = values + static_cast<int64_t>(b) * seq_len;
+    for (int32_t i = 0; i < len; ++i) {
+      if (row[i] < 0 || row[i] >= limit) {
+        return Fail(ENC_ERR_INPUT,
+                    "%s: %s %d at batch row %d, position %d is outside 0..%d",
+                    fn, what, row[i], b, i, limit - 1);
+      }
+    }
+  }
+  return ENC_OK;
+}
 }  // namespace enc
 
 extern "C" enc_status enc_embed_tokens(
@@ -91,26 +111,14 @@ extern "C" enc_status enc_embed_tokens(
     return Fail(ENC_ERR_INPUT, "%s: type_vocab (%d) < 1", fn, type_vocab);
   }
   // Check everything before writing anything.
-  for (int32_t b = 0; b < batch; ++b) {
-    const int32_t len = lengths != nullptr ? lengths[b] : seq_len;
-    const int64_t base = static_cast<int64_t>(b) * seq_len;
-    for (int32_t i = 0; i < len; ++i) {
-      const int32_t id = ids[base + i];
-      if (id < 0 || id >= vocab) {
-        return Fail(ENC_ERR_INPUT,
-                    "%s: token id %d at batch row %d, position %d is outside "
-                    "0..%d",
-                    fn, id, b, i, vocab - 1);
-      }
-      if (type_table != nullptr && types != nullptr) {
-        const int32_t t = types[base + i];
-        if (t < 0 || t >= type_vocab) {
-          return Fail(ENC_ERR_INPUT,
-                      "%s: token type %d at batch row %d, position %d is "
-                      "outside 0..%d",
-                      fn, t, b, i, type_vocab - 1);
-        }
-      }
+  if (enc_status s = enc::CheckInRange(fn, "token id", ids, vocab, batch,
+                                       seq_len, lengths)) {
+    return s;
+  }
+  if (type_table != nullptr && types != nullptr) {
+    if (enc_status s = enc::CheckInRange(fn, "token type", types, type_vocab,
+                                         batch, seq_len, lengths)) {
+      return s;
     }
   }
   if (batch == 0) return ENC_OK;

@@ -124,10 +124,8 @@ void RoundRowsToBf16Pairs(const float* x, int64_t ldx, int64_t k, int64_t r0,
 bool PlanBf16(int64_t n, int64_t k, Bf16Plan* plan) {
   Bf16Plan& p = *plan;
   p.kernel = ChooseBf16Kernel();
+  PlanPanels(p.kernel, n, (k + 1) / 2, &p.panels, &p.kpairs);
   const int64_t width = p.kernel.panel;
-  p.panels = (n + width - 1) / width;
-  const int64_t multiple = p.kernel.group_multiple;
-  p.kpairs = ((k + 1) / 2 + multiple - 1) / multiple * multiple;
   if (p.kpairs > (int64_t{1} << 40) / (p.panels * width)) return false;
   p.bytes = p.panels * p.kpairs * width * int64_t{sizeof(uint32_t)};
   return true;

@@ -153,11 +153,9 @@ void QuantizeTask(void* ctx, int64_t begin, int64_t end) {
 bool PlanInt8(int64_t n, int64_t k, Int8Plan* plan) {
   Int8Plan& p = *plan;
   p.kernel = ChooseInt8Kernel();
+  PlanPanels(p.kernel, n, (k + kInt8Group - 1) / kInt8Group, &p.panels,
+             &p.groups);
   const int64_t width = p.kernel.panel;
-  p.panels = (n + width - 1) / width;
-  const int64_t multiple = p.kernel.group_multiple;
-  p.groups =
-      ((k + kInt8Group - 1) / kInt8Group + multiple - 1) / multiple * multiple;
   if (p.groups > (int64_t{1} << 40) / (p.panels * width * kInt8Group)) {
     return false;
   }

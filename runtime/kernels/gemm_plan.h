@@ -117,6 +117,16 @@ struct FormatKernel {
   int64_t pad_rows = 0;
 };
 
+// The panels of W [n, k] in `kernel`'s layout and its packed depth:
+// k_units (the format's units of K) rounded up to the group multiple.
+template <class Args>
+void PlanPanels(const FormatKernel<Args>& kernel, int64_t n, int64_t k_units,
+                int64_t* panels, int64_t* depth) {
+  const int64_t multiple = kernel.group_multiple;
+  *panels = (n + kernel.panel - 1) / kernel.panel;
+  *depth = (k_units + multiple - 1) / multiple * multiple;
+}
+
 // Runs one validated call of a format over the thread pool, in units of
 // `panels` panels of W [n, k]; false if a block could not allocate its
 // partial sums.

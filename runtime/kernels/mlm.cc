@@ -17,11 +17,12 @@ namespace {
 
 using enc::Fail;
 
-// The checks enc_mlm and enc_splade share; *rows is sum(len).
+// The checks enc_mlm and enc_splade share; *rows is sum(len), *vocab w's
+// outputs.
 enc_status CheckDecoder(const char* what, int32_t batch, int32_t seq_len,
                         int64_t d, const int32_t* lengths, const float* x,
                         int64_t ld_x, const enc_packed_b* w, const float* out,
-                        int64_t* rows) {
+                        int64_t* rows, int64_t* vocab) {
   if (w == nullptr || x == nullptr || out == nullptr) {
     return Fail(ENC_ERR_INPUT, "%s: %s is NULL", what,
                 w == nullptr   ? "w"
@@ -41,6 +42,7 @@ enc_status CheckDecoder(const char* what, int32_t batch, int32_t seq_len,
   if (enc_status s = enc::CheckLengths(what, batch, seq_len, lengths)) return s;
   *rows = 0;
   for (int32_t b = 0; b < batch; ++b) *rows += lengths ? lengths[b] : seq_len;
+  *vocab = enc_gemm_packed_n(w);
   return ENC_OK;
 }
 
@@ -64,12 +66,11 @@ extern "C" enc_status enc_mlm(int32_t batch, int32_t seq_len, int64_t d,
                               const int32_t* lengths, const float* x,
                               int64_t ld_x, const enc_packed_b* w,
                               const float* bias, float* out) {
-  int64_t rows = 0;
+  int64_t rows = 0, vocab = 0;
   if (enc_status s = CheckDecoder("enc_mlm", batch, seq_len, d, lengths, x,
-                                  ld_x, w, out, &rows)) {
+                                  ld_x, w, out, &rows, &vocab)) {
     return s;
   }
-  const int64_t vocab = enc_gemm_packed_n(w);
   if (enc_status s = enc_gemm(rows, x, ld_x, w, bias, ENC_ACT_NONE, nullptr, 0,
                               out, vocab)) {
     return s;
@@ -82,12 +83,11 @@ extern "C" enc_status enc_splade(int32_t batch, int32_t seq_len, int64_t d,
                                  const int32_t* lengths, const float* x,
                                  int64_t ld_x, const enc_packed_b* w,
                                  const float* bias, float* out) {
-  int64_t rows = 0;
+  int64_t rows = 0, vocab = 0;
   if (enc_status s = CheckDecoder("enc_splade", batch, seq_len, d, lengths, x,
-                                  ld_x, w, out, &rows)) {
+                                  ld_x, w, out, &rows, &vocab)) {
     return s;
   }
-  const int64_t vocab = enc_gemm_packed_n(w);
   std::fill(out, out + static_cast<int64_t>(batch) * vocab,
             -std::numeric_limits<float>::infinity());
   const int64_t chunk =

@@ -113,22 +113,16 @@ SmallVector<Value> normPrologueOrNone(EncoderLowering &E, OpT Op, Location L) {
   return {B.i32(0, L), B.null(L), B.null(L), B.f32(0.0f, L)};
 }
 
-/// The leading arguments every GEMM entry point takes (enc/kernels/gemm.h):
-/// the norm prologue, if any, then the rows, X and the packed weight.
+/// One GEMM entry point (enc/kernels/gemm.h): Normed, its arguments led by
+/// Op's norm prologue, when Op has one, else Plain; then the rows, X, the
+/// packed weight and Tail, the entry point's own arguments.
 template <typename OpT>
-SmallVector<Value> gemmOperands(EncoderLowering &E, OpT Op, View X,
-                                Location L) {
+void callGemm(EncoderLowering &E, OpT Op, View X, ArrayRef<Value> Tail,
+              const abi::Callee &Normed, const abi::Callee &Plain, Location L) {
   SmallVector<Value> Args = normPrologue(E, Op, L);
   Args.append(
       {E.ValidRows, X.Ptr, E.B.i64(X.Ld, L), E.view(Op.getWeight()).Ptr});
-  return Args;
-}
-
-/// Calls Normed when Op has a norm prologue (Args then begin with it, from
-/// normPrologue), else Plain.
-template <typename OpT>
-void callNormedOrPlain(EncoderLowering &E, OpT Op, const abi::Callee &Normed,
-                       const abi::Callee &Plain, ValueRange Args, Location L) {
+  Args.append(Tail.begin(), Tail.end());
   E.B.callChecked(Op.getNorm() ? Normed : Plain, Args, L);
 }
 } // namespace
@@ -137,12 +131,12 @@ LogicalResult LinearOp::lowerToRuntime(EncoderLowering &E) {
   LinearOp Op = *this;
   auto [B, L, Y, X] = E.unaryOp(Op);
   View R = Op.getResidual() ? E.view(Op.getResidual()) : View{B.null(L), 0};
-  SmallVector<Value> Args = gemmOperands(E, Op, X, L);
-  Args.append({E.ptrOrNull(Op.getBias(), L),
-               B.i32(abi::toRuntime(Op.getActivation()), L), R.Ptr,
-               B.i64(R.Ld, L), Y.Ptr, B.i64(Y.Ld, L)});
-  callNormedOrPlain(E, Op, ENC_RUNTIME_CALLEE(enc_gemm_normed),
-                    ENC_RUNTIME_CALLEE(enc_gemm), Args, L);
+  callGemm(E, Op, X,
+           {E.ptrOrNull(Op.getBias(), L),
+            B.i32(abi::toRuntime(Op.getActivation()), L), R.Ptr, B.i64(R.Ld, L),
+            Y.Ptr, B.i64(Y.Ld, L)},
+           ENC_RUNTIME_CALLEE(enc_gemm_normed), ENC_RUNTIME_CALLEE(enc_gemm),
+           L);
   return success();
 }
 
@@ -154,11 +148,11 @@ LogicalResult GatedLinearOp::lowerToRuntime(EncoderLowering &E) {
   Value BiasGate = E.ptrOrNull(Op.getBias(), L), BiasUp = BiasGate;
   if (Op.getBias())
     BiasUp = B.offset(BiasGate, B.i64(width(Op.getResult()), L), L);
-  SmallVector<Value> Args = gemmOperands(E, Op, X, L);
-  Args.append({BiasGate, BiasUp, B.i32(abi::toRuntime(Op.getActivation()), L),
-               Y.Ptr, B.i64(Y.Ld, L)});
-  callNormedOrPlain(E, Op, ENC_RUNTIME_CALLEE(enc_gemm_gated_normed),
-                    ENC_RUNTIME_CALLEE(enc_gemm_gated), Args, L);
+  callGemm(E, Op, X,
+           {BiasGate, BiasUp, B.i32(abi::toRuntime(Op.getActivation()), L),
+            Y.Ptr, B.i64(Y.Ld, L)},
+           ENC_RUNTIME_CALLEE(enc_gemm_gated_normed),
+           ENC_RUNTIME_CALLEE(enc_gemm_gated), L);
   return success();
 }
 
