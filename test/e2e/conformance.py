@@ -146,6 +146,27 @@ def out_over_input_case(encoder):
         "ok" if ok else "FAIL", encoder, p.returncode, p.stderr.strip()), flush=True)
 
 
+def lengths_in_out_case(encoder):
+    """An encoder that computes its hidden states in `out` reads the lengths
+    in every layer after it starts writing `out`: lengths inside `out` are
+    refused with ENC_ERR_INPUT, naming them, before anything is written."""
+    r = ec.conformance_case("lengths_in_out_" + encoder, ENC, encoder, WORK, batch=2, seq=5,
+                            lengths=[5, 2])
+    files = json.load(open(os.path.join(r["casedir"], "inputs.json")))["inputs"]
+    args = [r["exe"], "--weights", os.path.join(r["casedir"], "weights.safetensors"),
+            "--batch", "2", "--seq", "5", "--out-floats", str(r["expected"].size),
+            "--out", os.path.join(r["casedir"], "lengths_in_out.bin"), "--lengths-in-out", "1"]
+    for key, flag in (("embeddings", "--embeddings"), ("tokens", "--tokens"),
+                      ("token_types", "--types"), ("lengths", "--lengths")):
+        if key in files:
+            args += [flag, os.path.join(r["casedir"], files[key]["file"])]
+    p = subprocess.run(args, capture_output=True, text=True)
+    ok = r["ok"] and p.returncode == 3 and "out overlaps lengths" in p.stderr
+    results.append(ok)
+    print("%-4s lengths inside out refused (%s): exit %d: %s" % (
+        "ok" if ok else "FAIL", encoder, p.returncode, p.stderr.strip()), flush=True)
+
+
 def main():
     global WORK
     WORK = sys.argv[1]
@@ -228,6 +249,8 @@ def main():
     reference_case("window 6 relative", "local_relative", torch=True, batch=2, seq=40,
                    lengths=[40, 17])
     out_over_input_case("torch_post_relu")
+    lengths_in_out_case("torch_post_relu")
+    lengths_in_out_case("bert_like")
     permutation_case("no_positions", True)
     permutation_case("torch_post_relu", False)
     permutation_case("rope_halves", False)

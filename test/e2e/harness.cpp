@@ -7,9 +7,11 @@
 // usage: harness --weights W --batch B --seq S --out-floats N --out OUT.bin
 //                [--embeddings F] [--tokens F] [--types F] [--lengths F]
 //                [--repeat K] [--library L --encoder NAME]
-//                [--out-over-input K]
+//                [--out-over-input K] [--lengths-in-out 1]
 // --out-over-input K passes the embeddings' own array, K floats in, as `out`:
 // K = 0 is an in-place forward, K > 0 an overlap the forward must refuse.
+// --lengths-in-out 1 copies the lengths into out's last floats and passes
+// that copy: an encoder that computes its hidden states in out refuses it.
 // Exit 0 on success; on a runtime error prints the status and message and
 // exits 3 (so that tests can tell it from a crash).
 #include <algorithm>
@@ -117,6 +119,7 @@ int main(int argc, char** argv) {
   int batch = 0, seq = 0, repeat = 1;
   long out_over_input = -1;
   long out_floats = 0;
+  bool lengths_in_out = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--weights")
@@ -145,6 +148,8 @@ int main(int argc, char** argv) {
       encoder = v;
     else if (k == "--out-over-input")
       out_over_input = std::atol(v.c_str());
+    else if (k == "--lengths-in-out")
+      lengths_in_out = v == "1";
     else {
       std::fprintf(stderr, "harness: unknown option %s\n", k.c_str());
       return 2;
@@ -179,6 +184,12 @@ int main(int argc, char** argv) {
     in.embeddings = e.data();
   }
   float* out_ptr = out_over_input >= 0 ? e.data() + out_over_input : out.data();
+  if (lengths_in_out && !l.empty() && l.size() <= out.size()) {
+    int32_t* inside =
+        reinterpret_cast<int32_t*>(out_ptr + out.size() - l.size());
+    std::memcpy(inside, l.data(), l.size() * sizeof(int32_t));
+    in.lengths = inside;
+  }
   for (int r = 0; r < repeat; ++r) {
     if (enc_status s = m.forward(model, &in, out_ptr)) {
       std::fprintf(stderr, "harness: forward failed: %s: %s\n",

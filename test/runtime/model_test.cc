@@ -664,6 +664,70 @@ TEST_F(CheckInput, ValidInputsPass) {
   for (float v : out) EXPECT_EQ(-7.0f, v);
 }
 
+// enc_check_out_apart: a forward that computes its hidden states in out
+// refuses an out that shares bytes with what it reads after it starts
+// writing; the embeddings may be out itself.
+TEST_F(CheckInput, OutApartFromWhatTheForwardReads) {
+  const int64_t out_floats = kBatch * kSeq * 8;
+  enc_input in = Floats();
+  EXPECT_EQ(ENC_OK,
+            enc_check_out_apart(&floats_info, &in, out.data(), out_floats));
+  std::vector<float> both(2 * out_floats, 0.5f);
+  in.embeddings = both.data();
+  EXPECT_EQ(ENC_OK,
+            enc_check_out_apart(&floats_info, &in, both.data(), out_floats))
+      << "out == embeddings is an in-place forward";
+  EXPECT_EQ(ENC_ERR_INPUT, enc_check_out_apart(&floats_info, &in,
+                                               both.data() + 8, out_floats));
+  EXPECT_TRUE(Contains(enc_last_error(), "embeddings")) << enc_last_error();
+  EXPECT_EQ(ENC_OK, enc_check_out_apart(&floats_info, &in,
+                                        both.data() + out_floats, out_floats))
+      << "adjacent arrays share no byte";
+  // A float model does not read tokens: a stray pointer into out is fine.
+  in.tokens = reinterpret_cast<const int32_t*>(both.data() + out_floats);
+  EXPECT_EQ(ENC_OK, enc_check_out_apart(&floats_info, &in,
+                                        both.data() + out_floats, out_floats));
+
+  // Token ids, types and lengths inside out: each is named.
+  struct Case {
+    const char* name;
+    size_t at;  // offset in `arena`, in int32s
+  };
+  for (const Case& c :
+       {Case{"tokens", 0}, Case{"token_types", 8}, Case{"lengths", 16}}) {
+    std::vector<int32_t> arena(4 * out_floats, 0);
+    enc_input t = Tokens();
+    const std::string name = c.name;
+    const int32_t* const inside = arena.data() + out_floats + c.at;
+    std::copy(name == "lengths"  ? lengths.begin()
+              : name == "tokens" ? ids.begin()
+                                 : types.begin(),
+              name == "lengths"  ? lengths.end()
+              : name == "tokens" ? ids.end()
+                                 : types.end(),
+              arena.begin() + out_floats + c.at);
+    (name == "tokens"        ? t.tokens
+     : name == "token_types" ? t.token_types
+                             : t.lengths) = inside;
+    float* const over = reinterpret_cast<float*>(arena.data() + out_floats);
+    EXPECT_EQ(ENC_ERR_INPUT,
+              enc_check_out_apart(&tokens_info, &t, over, out_floats))
+        << name;
+    EXPECT_TRUE(Contains(enc_last_error(), "out overlaps " + name))
+        << enc_last_error();
+    // Ending one float before the array: no shared byte.
+    float* const before =
+        reinterpret_cast<float*>(arena.data() + c.at);  // [c.at, c.at + n)
+    EXPECT_EQ(ENC_OK, enc_check_out_apart(&tokens_info, &t, before, out_floats))
+        << name << ": " << enc_last_error();
+  }
+  // A token model does not read embeddings: a stray pointer into out is fine.
+  in = Tokens();
+  in.embeddings = out.data() + 4;
+  EXPECT_EQ(ENC_OK,
+            enc_check_out_apart(&tokens_info, &in, out.data(), out_floats));
+}
+
 TEST_F(CheckInput, NullPointersAndInfo) {
   enc_input in = Tokens();
   Fails(&tokens_info, nullptr, {"in"});

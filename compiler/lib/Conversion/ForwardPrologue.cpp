@@ -69,18 +69,17 @@ LogicalResult viewArguments(EncoderLowering &E) {
 }
 
 /// When the planner put the hidden states in `out` (enc.in_output), refuse
-/// an `out` that overlaps the caller's embeddings before anything is written.
+/// an `out` that overlaps an input array the forward still reads, before
+/// anything is written.
 void checkOutApart(EncoderLowering &E, Location L) {
   RuntimeBuilder &B = E.B;
   const int64_t Width = inOutputWidth(E.Func);
   if (Width == 0)
     return;
-  for (BlockArgument Arg : E.Func.getArguments())
-    if (getInputField(E.Func, Arg.getArgNumber()) == "embeddings")
-      B.callChecked(ENC_RUNTIME_CALLEE(enc_check_out_apart),
-                    {E.Input, B.i32(getEncoderFacts(E.Func).DModel, L), E.Out,
-                     B.create<LLVM::MulOp>(L, E.Rows, B.i64(Width, L))},
-                    L);
+  B.callChecked(ENC_RUNTIME_CALLEE(enc_check_out_apart),
+                {B.addressOf(E.Info, L), E.Input, E.Out,
+                 B.create<LLVM::MulOp>(L, E.Rows, B.i64(Width, L))},
+                L);
 }
 } // namespace
 

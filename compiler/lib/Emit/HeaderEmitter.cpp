@@ -354,13 +354,17 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     OS << " * The hidden states are computed in out itself";
     if (Vocab == 0)
       OS << ". out may be the input\n"
-         << " * embeddings' array but must not overlap it otherwise "
-         << "(ENC_ERR_INPUT); after\n"
-         << " * an error other than bad input its contents are unspecified\n"
-         << " * (docs/c-abi.md#memory).\n";
+         << " * embeddings' array but must not overlap it otherwise, nor the "
+         << "lengths\n"
+         << " * (ENC_ERR_INPUT); after an error other than bad input its "
+         << "contents are\n"
+         << " * unspecified (docs/c-abi.md#memory).\n";
     else
-      OS << "; after an error other than bad\n"
-         << " * input its contents are unspecified (docs/c-abi.md#memory).\n";
+      OS << ". out must not overlap the\n"
+         << " * token ids, the token types or the lengths (ENC_ERR_INPUT); "
+         << "after an error\n"
+         << " * other than bad input its contents are unspecified "
+         << "(docs/c-abi.md#memory).\n";
   }
   OS << " * Thread safety: " << N
      << "_forward may run concurrently on one model "

@@ -143,13 +143,14 @@ enc_status enc_check_input(const enc_model_info *info, const enc_input *in,
                            const float *out);
 
 /* For a forward that computes its hidden states in the caller's `out`
- * (docs/c-abi.md#memory): ENC_ERR_INPUT when the out_floats floats at out
- * overlap the batch * seq_len * d_model input embeddings (in->embeddings
- * non-NULL, as enc_check_input found it) without starting where they do:
- * the forward would read rows it already wrote. out == embeddings is fine
- * (the first op reads each row before writing it or any later one). Writes
- * nothing. */
-enc_status enc_check_out_apart(const enc_input *in, int32_t d_model,
+ * (docs/c-abi.md#memory), after enc_check_input(info, in, out) passed:
+ * ENC_ERR_INPUT when the out_floats floats at out overlap an input array
+ * the forward reads after it starts writing out. The batch * seq_len *
+ * d_model input embeddings (vocab 0) may be out itself (the first op reads
+ * each row before writing it or any later one) but must not overlap it
+ * otherwise; the token ids (vocab > 0), token types and lengths must not
+ * overlap it at all. Writes nothing. */
+enc_status enc_check_out_apart(const enc_model_info *info, const enc_input *in,
                                const float *out, int64_t out_floats);
 
 /* ENC_ERR_INPUT ("NAME_forward: model is NULL") when `model` is NULL: a
