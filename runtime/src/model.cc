@@ -22,6 +22,7 @@
 #include "src/mapped_file.h"
 #include "src/packed_file.h"
 #include "src/safetensors.h"
+#include "src/overlap.h"
 #include "src/status.h"
 
 namespace {
@@ -700,33 +701,23 @@ extern "C" enc_status enc_check_probs(const float* probs, const char* name) {
       name != nullptr ? name : "model");
 }
 
-namespace {
-// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte; addresses are
-// compared as integers, which is defined for unrelated arrays.
-bool SharesBytes(const void* a, uint64_t a_bytes, const void* b,
-                 uint64_t b_bytes) {
-  const uintptr_t a0 = reinterpret_cast<uintptr_t>(a);
-  const uintptr_t b0 = reinterpret_cast<uintptr_t>(b);
-  return a_bytes > 0 && b_bytes > 0 && a0 < b0 + b_bytes && b0 < a0 + a_bytes;
-}
-}  // namespace
-
 extern "C" enc_status enc_check_out_apart(const enc_model_info* info,
                                           const enc_input* in, const float* out,
                                           int64_t out_floats) {
   if (info == nullptr || in == nullptr || out == nullptr || out_floats <= 0)
     return ENC_OK;
-  // enc_check_input bounded batch * seq_len * d_model; the integer arrays
-  // are smaller.
+  // enc_check_input bounded batch * seq_len * d_model and made batch and
+  // seq_len >= 1, so every range below is non-empty; the integer arrays are
+  // smaller.
   const uint64_t tokens = uint64_t(in->batch) * uint64_t(in->seq_len);
   const uint64_t out_bytes = sizeof(float) * uint64_t(out_floats);
   // out == embeddings works: the first op reads each input row before it
   // writes that row or any later one (enc_embed_floats), and nothing reads
   // the input after it.
   if (info->vocab == 0 && in->embeddings != out &&
-      SharesBytes(in->embeddings,
-                  sizeof(float) * tokens * uint64_t(info->d_model), out,
-                  out_bytes)) {
+      enc::OverlapBytes(in->embeddings,
+                        sizeof(float) * tokens * uint64_t(info->d_model), out,
+                        out_bytes)) {
     return Fail(ENC_ERR_INPUT,
                 "bad input: out overlaps the input embeddings without being "
                 "them (the forward computes its hidden states in out); pass "
@@ -746,7 +737,7 @@ extern "C" enc_status enc_check_out_apart(const enc_model_info* info,
   };
   for (const Ints& a : ints) {
     if (a.data != nullptr &&
-        SharesBytes(a.data, sizeof(int32_t) * a.count, out, out_bytes)) {
+        enc::OverlapBytes(a.data, sizeof(int32_t) * a.count, out, out_bytes)) {
       return Fail(ENC_ERR_INPUT,
                   "bad input: out overlaps %s (the forward computes its "
                   "hidden states in out while it reads them); pass separate "
