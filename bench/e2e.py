@@ -58,44 +58,38 @@ MODELS = {
 }
 RAGGED = [int(v) for v in np.linspace(16, 128, 8)]  # 16, 32, ..., 128
 
-# name, model, batch, seq, lengths (None: full), also time each sequence alone
-CONFIGS = [
-    ("seed_toy b1s5", "seed_toy", 1, 5, None, False),
-    ("tiny b1s128", "tiny", 1, 128, None, False),
-    ("base2017 b1s128", "base2017", 1, 128, None, False),
-    ("bert b1s128", "bert", 1, 128, None, False),
-    ("bert b8s128", "bert", 8, 128, None, False),
-    ("bert b1s512", "bert", 1, 512, None, False),
-    ("bert-preln b1s128", "bert_preln", 1, 128, None, False),
-    ("bert b8 ragged16-128", "bert", 8, 128, RAGGED, True),
-]
+def _config(name, lengths=None, alone=False):
+    """(name, model, batch, seq, lengths (None: full), also time each
+    sequence alone) from a name "model bBsS" (a '-' in the model's name is
+    its key's '_'), or "model bB raggedLO-HI" with the lengths given."""
+    model, shape = name.split(" ", 1)
+    m = re.match(r"b(\d+)(?:s(\d+)|( ragged\d+-(\d+)))$", shape)
+    if m is None:
+        raise ValueError("configuration name %r is not 'model bBsS'" % name)
+    seq = int(m.group(2) or m.group(4))
+    return (name, model.replace("-", "_"), int(m.group(1)), seq, lengths, alone)
+
+
+CONFIGS = [_config(n) for n in
+           ["seed_toy b1s5", "tiny b1s128", "base2017 b1s128", "bert b1s128", "bert b8s128",
+            "bert b1s512", "bert-preln b1s128"]] + [
+    _config("bert b8 ragged16-128", RAGGED, True)]
 QUICK_CONFIGS = ["seed_toy b1s5", "tiny b1s128", "tiny b8 ragged16-128"]
 PRECISION_CONFIGS = ["bert b1s128", "bert b8s128"]
-EXTRA_CONFIGS = {"tiny b8 ragged16-128": ("tiny b8 ragged16-128", "tiny", 8, 128, RAGGED, True)}
 # The v2 families (bench/models/families_emb.enc; torch and ONNX Runtime run
-# torch_runner.FamilyEncoder): run them with --config.
-for _c in [("gated-bert b1s128", "gated_bert", 1, 128, None, False),
-           ("gated-bert b1s512", "gated_bert", 1, 512, None, False),
-           ("modernbert b1s512", "modernbert", 1, 512, None, False),
-           ("modernbert-local b1s512", "modernbert_local", 1, 512, None, False),
-           ("mpnet b1s128", "mpnet", 1, 128, None, False),
-           ("mpnet b8s128", "mpnet", 8, 128, None, False),
-           ("nomic b1s128", "nomic", 1, 128, None, False),
-           ("nomic b8s128", "nomic", 8, 128, None, False),
-           ("nomic b1s2048", "nomic", 1, 2048, None, False),
-           # encc with precision = int8 (the peers run fp32: "diff" is then
-           # int8's error, not a disagreement)
-           ("bert-int8 b1s128", "bert_int8", 1, 128, None, False),
-           ("bert-int8 b8s128", "bert_int8", 8, 128, None, False)]:
-    EXTRA_CONFIGS[_c[0]] = _c
-# Long inputs (max_len 8,192): global attention as nomic-embed's pre-LN
-# BERT-base stack, and ModernBERT's local/global stack; with --peer-rss for
-# ONNX Runtime's peak memory beside encc's.
-for _L in (512, 2048, 8192):
-    for _name, _key in (("bert-preln-long", "bert_preln_long"),
-                        ("modernbert-long", "modernbert_long")):
-        EXTRA_CONFIGS["%s b1s%d" % (_name, _L)] = ("%s b1s%d" % (_name, _L), _key, 1, _L,
-                                                    None, False)
+# torch_runner.FamilyEncoder); bert-int8 is encc with precision = int8 (the
+# peers run fp32: "diff" is then int8's error, not a disagreement). Long
+# inputs (max_len 8,192): global attention as nomic-embed's pre-LN BERT-base
+# stack, and ModernBERT's local/global stack; with --peer-rss for ONNX
+# Runtime's peak memory beside encc's. Run them with --config.
+EXTRA_CONFIGS = {c[0]: c for c in (
+    [_config("tiny b8 ragged16-128", RAGGED, True)]
+    + [_config(n) for n in
+       ["gated-bert b1s128", "gated-bert b1s512", "modernbert b1s512", "modernbert-local b1s512",
+        "mpnet b1s128", "mpnet b8s128", "nomic b1s128", "nomic b8s128", "nomic b1s2048",
+        "bert-int8 b1s128", "bert-int8 b8s128"]]
+    + [_config("%s b1s%d" % (n, L)) for L in (512, 2048, 8192)
+       for n in ("bert-preln-long", "modernbert-long")])}
 
 
 def log(msg):

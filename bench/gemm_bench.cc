@@ -92,43 +92,46 @@ void SetCounters(benchmark::State& state, const Problem& p, double cpu_s) {
   }
 }
 
-void BM_Enc(benchmark::State& state) {
+// Times `gemm` on the state's problem with `set_threads` threads.
+template <typename SetThreads, typename Gemm>
+void TimeGemm(benchmark::State& state, SetThreads set_threads, Gemm gemm) {
   Problem& p = GetProblem(state.range(0), state.range(1), state.range(2));
-  enc_set_num_threads(static_cast<int>(state.range(3)));
+  set_threads(static_cast<int>(state.range(3)));
   SettleOtherThreads();
   const double cpu0 = ProcessCpuSeconds();
   for (auto _ : state) {
-    enc_gemm(p.m, p.x.data(), p.k, p.packed, nullptr, ENC_ACT_NONE, nullptr, 0,
-             p.y.data(), p.n);
+    gemm(p);
     benchmark::ClobberMemory();
   }
   SetCounters(state, p, ProcessCpuSeconds() - cpu0);
+}
+
+void BM_Enc(benchmark::State& state) {
+  TimeGemm(
+      state, [](int t) { enc_set_num_threads(t); },
+      [](Problem& p) {
+        enc_gemm(p.m, p.x.data(), p.k, p.packed, nullptr, ENC_ACT_NONE, nullptr,
+                 0, p.y.data(), p.n);
+      });
 }
 
 void BM_OneDnn(benchmark::State& state) {
-  Problem& p = GetProblem(state.range(0), state.range(1), state.range(2));
-  omp_set_num_threads(static_cast<int>(state.range(3)));
-  SettleOtherThreads();
-  const double cpu0 = ProcessCpuSeconds();
-  for (auto _ : state) {
-    dnnl_sgemm('N', 'T', p.m, p.n, p.k, 1.0f, p.x.data(), p.k, p.w.data(), p.k,
-               0.0f, p.y.data(), p.n);
-    benchmark::ClobberMemory();
-  }
-  SetCounters(state, p, ProcessCpuSeconds() - cpu0);
+  TimeGemm(
+      state, [](int t) { omp_set_num_threads(t); },
+      [](Problem& p) {
+        dnnl_sgemm('N', 'T', p.m, p.n, p.k, 1.0f, p.x.data(), p.k, p.w.data(),
+                   p.k, 0.0f, p.y.data(), p.n);
+      });
 }
 
 void BM_OpenBlas(benchmark::State& state) {
-  Problem& p = GetProblem(state.range(0), state.range(1), state.range(2));
-  openblas_set_num_threads(static_cast<int>(state.range(3)));
-  SettleOtherThreads();
-  const double cpu0 = ProcessCpuSeconds();
-  for (auto _ : state) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, p.m, p.n, p.k, 1.0f,
-                p.x.data(), p.k, p.w.data(), p.k, 0.0f, p.y.data(), p.n);
-    benchmark::ClobberMemory();
-  }
-  SetCounters(state, p, ProcessCpuSeconds() - cpu0);
+  TimeGemm(
+      state, [](int t) { openblas_set_num_threads(t); },
+      [](Problem& p) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, p.m, p.n, p.k,
+                    1.0f, p.x.data(), p.k, p.w.data(), p.k, 0.0f, p.y.data(),
+                    p.n);
+      });
 }
 
 // BERT-base (d 768, d_ff 3072, 128 and 512 tokens), then tiny (d 128,

@@ -32,6 +32,12 @@ private:
     LineCol LC = Source.lineCol(N.Begin);
     OS << " <" << LC.Line << ':' << LC.Col << '>';
   }
+  /// One node on a line of its own: Head Text <line:col>.
+  void line(llvm::StringRef Head, llvm::StringRef Text, const ast::Located &N) {
+    OS << Head << Text;
+    loc(N);
+    OS << '\n';
+  }
 
   void encoder(const ast::Encoder &E) {
     OS << "Encoder " << E.Name.Name;
@@ -74,36 +80,24 @@ private:
       void operator()(const ast::Nil &) const { D.OS << "Nil\n"; }
       void operator()(const ast::NumberLit &N) const {
         bool IsInt = N.Text.find_first_of(".eE") == std::string::npos;
-        D.OS << (IsInt ? "Integer " : "Float ") << N.Text;
-        D.loc(N);
-        D.OS << '\n';
+        D.line(IsInt ? "Integer " : "Float ", N.Text, N);
       }
       void operator()(const ast::BoolLit &B) const {
-        D.OS << "Bool " << B.Text;
-        D.loc(B);
-        D.OS << '\n';
+        D.line("Bool ", B.Text, B);
       }
       void operator()(const ast::StringLit &S) const {
-        D.OS << "String \"" << S.Text << '"';
-        D.loc(S);
-        D.OS << '\n';
+        D.line("String ", '"' + S.Text + '"', S);
       }
       void operator()(const ast::Identifier &Id) const {
-        D.OS << "Name " << Id.Name;
-        D.loc(Id);
-        D.OS << '\n';
+        D.line("Name ", Id.Name, Id);
       }
       void operator()(const x3::forward_ast<ast::Negate> &N) const {
-        D.OS << "Negate";
-        D.loc(N.get());
-        D.OS << '\n';
+        D.line("Negate", "", N.get());
         D.child(true, [&] { D.operand(N.get().Inner); });
       }
       void operator()(const x3::forward_ast<ast::Call> &C) const {
         const ast::Call &Call = C.get();
-        D.OS << "Call " << Call.Callee.Name;
-        D.loc(Call);
-        D.OS << '\n';
+        D.line("Call ", Call.Callee.Name, Call);
         for (size_t I = 0; I < Call.Args.size(); ++I)
           D.child(I + 1 == Call.Args.size(), [&] {
             const ast::Arg &A = Call.Args[I];

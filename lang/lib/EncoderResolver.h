@@ -139,6 +139,10 @@ private:
   void checkRules(SettingId Id, bool InRange);
   void checkChoiceRules(SettingId Id, const Choice &C, const ModelSpec &Spec);
   void checkHead(HeadKind Head, const ModelSpec &Spec);
+  /// A head's dim in [1, 65536]; an error naming the head otherwise.
+  bool checkHeadDim(SourceRange R, llvm::StringRef Head, int64_t Dim);
+  /// output_dim leaves the pooled vector whole: `Who` reads all of it.
+  void checkWholePooled(SourceRange R, llvm::StringRef Who);
   /// The settings a checkpoint layout's family has (its names exist only
   /// for them): each contradiction is an error naming both.
   void checkCheckpoint(CheckpointLayout Layout);
@@ -148,6 +152,7 @@ private:
   std::optional<int64_t> intOf(SettingId Id) const;
   std::optional<double> floatOf(SettingId Id) const;
   void ruleError(SettingId Id, const llvm::Twine &Message);
+  void checkPositiveFp32(SettingId Id);
 
   void error(SourceRange R, const llvm::Twine &Message);
   void note(SourceRange R, const llvm::Twine &Message) {

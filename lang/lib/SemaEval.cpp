@@ -215,17 +215,39 @@ std::optional<EvalValue> EncoderResolver::valueOf(SettingId Id) {
   return std::nullopt;
 }
 
+// The value an integer, boolean or string setting takes, and how an error
+// names it.
+struct ValueKind {
+  EvalValue::Kind Kind;
+  const char *Noun;
+};
+static ValueKind valueKindOf(SettingKind K) {
+  switch (K) {
+  case SettingKind::Int:
+    return {EvalValue::Int, "an integer"};
+  case SettingKind::Bool:
+    return {EvalValue::Bool, "true or false"};
+  case SettingKind::String:
+    return {EvalValue::String, "a string"};
+  case SettingKind::Float:
+  case SettingKind::Choice:
+    break;
+  }
+  llvm_unreachable("floats and choices convert, they have no one kind");
+}
+
 std::optional<EvalValue> EncoderResolver::checkKind(const SettingInfo &Info,
                                                     const EvalValue &V,
                                                     SourceRange R) {
   switch (Info.Kind) {
   case SettingKind::Int:
-    if (V.K != EvalValue::Int) {
-      error(R, llvm::Twine("'") + Info.Name + "' must be an integer, but " +
-                   "its value " + V.str() + " is " + V.kindName());
-      return std::nullopt;
-    }
-    return V;
+  case SettingKind::Bool:
+    if (V.K == valueKindOf(Info.Kind).Kind)
+      return V;
+    error(R, llvm::Twine("'") + Info.Name + "' must be " +
+                 valueKindOf(Info.Kind).Noun + ", but its value " + V.str() +
+                 " is " + V.kindName());
+    return std::nullopt;
   case SettingKind::Float:
     if (V.K == EvalValue::Bool || V.K == EvalValue::String) {
       error(R, llvm::Twine("'") + Info.Name +
@@ -235,13 +257,6 @@ std::optional<EvalValue> EncoderResolver::checkKind(const SettingInfo &Info,
       return std::nullopt;
     }
     return EvalValue::ofFloat(V.asDouble());
-  case SettingKind::Bool:
-    if (V.K != EvalValue::Bool) {
-      error(R, llvm::Twine("'") + Info.Name + "' must be true or false, but " +
-                   "its value " + V.str() + " is " + V.kindName());
-      return std::nullopt;
-    }
-    return V;
   case SettingKind::String:
     if (V.K != EvalValue::String) {
       error(R, llvm::Twine("'") + Info.Name + "' must be a string such as " +
@@ -439,29 +454,14 @@ std::optional<EvalValue> EncoderResolver::evalArg(const SettingInfo &Scheme,
     }
     return EvalValue::ofFloat(V->asDouble());
   case SettingKind::Int:
-    if (V->K != EvalValue::Int) {
-      error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
-                   " must be an integer, but " + V->str() + " is " +
-                   V->kindName());
-      return std::nullopt;
-    }
-    return V;
   case SettingKind::Bool:
-    if (V->K != EvalValue::Bool) {
-      error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
-                   " must be true or false, but " + V->str() + " is " +
-                   V->kindName());
-      return std::nullopt;
-    }
-    return V;
   case SettingKind::String:
-    if (V->K != EvalValue::String) {
-      error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName +
-                   " must be a string, but " + V->str() + " is " +
-                   V->kindName());
-      return std::nullopt;
-    }
-    return V;
+    if (V->K == valueKindOf(Arg.Kind).Kind)
+      return V;
+    error(R, llvm::Twine("'") + Arg.Name + "' of " + SchemeName + " must be " +
+                 valueKindOf(Arg.Kind).Noun + ", but " + V->str() + " is " +
+                 V->kindName());
+    return std::nullopt;
   case SettingKind::Choice:
     break;
   }

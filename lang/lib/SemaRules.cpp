@@ -87,6 +87,19 @@ void EncoderResolver::noteSetting(SettingId Id) {
     note(rangeOfKey(Id), llvm::Twine(settingInfo(Id).Name) + " is set here");
 }
 
+// A float setting the model multiplies or divides by in fp32: positive and
+// finite once rounded to fp32.
+void EncoderResolver::checkPositiveFp32(SettingId Id) {
+  std::optional<double> V = floatOf(Id);
+  if (!V)
+    return;
+  const float F = static_cast<float>(*V);
+  if (!(F > 0) || std::isinf(F))
+    ruleError(Id, llvm::Twine(settingInfo(Id).Name) + " (" + formatFloat(*V) +
+                      ") is not a positive finite fp32 number, the precision "
+                      "the model runs in");
+}
+
 void EncoderResolver::checkRules(SettingId Id, bool InRange) {
   switch (Id) {
   case SettingId::heads:
@@ -111,14 +124,6 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
                         str(MaxAttentionWidth) + " columns");
       noteSetting(SettingId::heads);
     }
-    return;
-  case SettingId::attention_scale:
-    if (auto Scale = floatOf(Id); InRange && Scale &&
-                                  (!(static_cast<float>(*Scale) > 0) ||
-                                   std::isinf(static_cast<float>(*Scale))))
-      ruleError(Id, "attention_scale (" + formatFloat(*Scale) +
-                        ") is not a positive finite fp32 number, the "
-                        "precision the model runs in");
     return;
   case SettingId::position_offset:
     if (auto O = intOf(Id); InRange && O && *O > 0) {
@@ -201,13 +206,10 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
                         ") needs token ids, but vocab is 0 (the input is "
                         "float embeddings)");
     return;
+  case SettingId::attention_scale:
   case SettingId::eps:
-    if (auto Eps = floatOf(Id); InRange && Eps &&
-                                (!(static_cast<float>(*Eps) > 0) ||
-                                 std::isinf(static_cast<float>(*Eps))))
-      ruleError(Id, "eps (" + formatFloat(*Eps) +
-                        ") is not a positive finite fp32 number, the "
-                        "precision the model runs in");
+    if (InRange)
+      checkPositiveFp32(Id);
     return;
   case SettingId::embed_scale:
     if (auto Scale = floatOf(Id)) {
@@ -396,6 +398,23 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
   }
 }
 
+bool EncoderResolver::checkHeadDim(SourceRange R, llvm::StringRef Head,
+                                   int64_t Dim) {
+  if (Dim >= 1 && Dim <= 65536)
+    return true;
+  error(R, Head + " dim (" + str(Dim) + ") must be between 1 and 65536");
+  return false;
+}
+
+void EncoderResolver::checkWholePooled(SourceRange R, llvm::StringRef Who) {
+  if (auto O = intOf(SettingId::output_dim), D = intOf(SettingId::d_model);
+      O && D && *O != *D) {
+    error(R, Who + " reads the whole pooled vector, but output_dim (" +
+                 str(*O) + ") cuts it");
+    noteSetting(SettingId::output_dim);
+  }
+}
+
 void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
   SourceRange R = rangeOfKey(SettingId::head);
   switch (Head) {
@@ -423,21 +442,13 @@ void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
       error(R, "a classifier's output is logits, which normalize would "
                "rescale: drop normalize");
       noteSetting(SettingId::normalize);
-    } else if (auto O = intOf(SettingId::output_dim),
-               D = intOf(SettingId::d_model);
-               O && D && *O != *D) {
-      error(R, "a classifier reads the whole pooled vector, but output_dim "
-               "(" +
-                   str(*O) + ") cuts it");
-      noteSetting(SettingId::output_dim);
+    } else {
+      checkWholePooled(R, "a classifier");
     }
     return;
   case HeadKind::Colbert:
-    if (Spec.HeadColbertDim < 1 || Spec.HeadColbertDim > 65536) {
-      error(R, "colbert dim (" + str(Spec.HeadColbertDim) +
-                   ") must be between 1 and 65536");
+    if (!checkHeadDim(R, "colbert", Spec.HeadColbertDim))
       return;
-    }
     if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
         P && static_cast<Pooling>(*P) != Pooling::None) {
       error(R, "colbert gives a vector per token, but pooling is " +
@@ -473,22 +484,14 @@ void EncoderResolver::checkHead(HeadKind Head, const ModelSpec &Spec) {
     return;
   }
   case HeadKind::Dense:
-    if (Spec.HeadDenseDim < 1 || Spec.HeadDenseDim > 65536) {
-      error(R, "dense dim (" + str(Spec.HeadDenseDim) +
-                   ") must be between 1 and 65536");
+    if (!checkHeadDim(R, "dense", Spec.HeadDenseDim))
       return;
-    }
     if (std::optional<unsigned> P = choiceValue(SettingId::pooling);
         P && static_cast<Pooling>(*P) == Pooling::None) {
       error(R, "a dense head projects the pooled vector, but pooling is none");
       noteSetting(SettingId::pooling);
-    } else if (auto O = intOf(SettingId::output_dim),
-               D = intOf(SettingId::d_model);
-               O && D && *O != *D) {
-      error(R, "a dense head reads the whole pooled vector, but output_dim "
-               "(" +
-                   str(*O) + ") cuts it");
-      noteSetting(SettingId::output_dim);
+    } else {
+      checkWholePooled(R, "a dense head");
     }
     return;
   }

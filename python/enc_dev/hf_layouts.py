@@ -84,6 +84,15 @@ def _bert(spec, w, p, gamma_beta, extra):
     return out
 
 
+def _unused_mlm_head(spec, out, dense, norm, decoder):
+    # An MLM head's tensors, which a checkpoint holds beside the encoder and
+    # the encoder never reads (zeros and ones: their values do not matter).
+    d = spec["d_model"]
+    out[dense + ".weight"] = np.zeros((d, d))
+    out[norm + ".weight"] = np.ones((d,))
+    out[decoder + ".bias"] = np.zeros((spec["vocab"],))
+
+
 def _distilbert(spec, w, p, extra):
     out = OrderedDict()
     out[p + "embeddings.word_embeddings.weight"] = w["embed.tokens"]
@@ -93,10 +102,8 @@ def _distilbert(spec, w, p, extra):
     if spec["head"]["scheme"] != "none":
         return out
     if extra:
-        d = spec["d_model"]
-        out["vocab_transform.weight"] = np.zeros((d, d))
-        out["vocab_layer_norm.weight"] = np.ones((d,))
-        out["vocab_projector.bias"] = np.zeros((spec["vocab"],))
+        _unused_mlm_head(spec, out, "vocab_transform", "vocab_layer_norm",
+                         "vocab_projector")
     return out
 
 
@@ -164,10 +171,7 @@ def _modernbert(spec, w, p, extra):
         _lin(L + "mlp.Wo", c + "ffn.down", w, out)
     _ln(p + "final_norm", "final_norm", w, out, False)
     if extra:
-        d = spec["d_model"]
-        out["head.dense.weight"] = np.zeros((d, d))
-        out["head.norm.weight"] = np.ones((d,))
-        out["decoder.bias"] = np.zeros((spec["vocab"],))
+        _unused_mlm_head(spec, out, "head.dense", "head.norm", "decoder")
     return out
 
 
