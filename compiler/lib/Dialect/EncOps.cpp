@@ -46,6 +46,39 @@ LogicalResult verifyVector(Operation *Op, Type T, int64_t Size,
   return success();
 }
 
+/// A head reading the pooled vector of its [batch, seq, width] input, which
+/// it `Does` (in an error).
+LogicalResult verifyPooledInput(Operation *Op, Type In, PoolMode Mode,
+                                StringRef Does) {
+  if (failed(verifyActivation(Op, In, "input")))
+    return failure();
+  if (Mode == PoolMode::none)
+    return Op->emitOpError()
+           << Does << " a pooled vector: pooling none has none";
+  return success();
+}
+
+/// A head's last projection of a pooled vector of `In` floats: its weight
+/// [Out, In] (`Prefix` "weight" in errors, Out called `Rows`), its bias [Out]
+/// if any, its result [batch, Out].
+LogicalResult verifyPooledProjection(Operation *Op, Value Weight, Value Bias,
+                                     int64_t In, StringRef Prefix,
+                                     StringRef Rows) {
+  auto W = cast<RankedTensorType>(Weight.getType());
+  if (W.getRank() != 2 || W.getShape()[1] != In || W.getShape()[0] < 1)
+    return Op->emitOpError() << Prefix << "weight is " << str(W.getShape())
+                             << ", not [" << Rows << ", " << In << "]";
+  const int64_t Out = W.getShape()[0];
+  if (Bias &&
+      failed(verifyVector(Op, Bias.getType(), Out, (Prefix + "bias").str())))
+    return failure();
+  Type R = Op->getResult(0).getType();
+  if (rank(R) != 2 || width(R) != Out)
+    return Op->emitOpError()
+           << "gives [batch, " << Out << "], not " << str(shape(R));
+  return success();
+}
+
 /// A positional table read from row `Offset` on must have rows past it.
 LogicalResult verifyPositionOffset(Operation *Op, Value Table, int64_t Offset) {
   if (Offset < 0)
@@ -78,37 +111,21 @@ ParseResult parseEnumKeyword(OpAsmParser &Parser, AttrT &Attr,
 }
 } // namespace
 
-static ParseResult parseActivationKind(OpAsmParser &P, ActivationKindAttr &A) {
-  return parseEnumKeyword(
-      P, A, [](StringRef S) { return symbolizeActivationKind(S); },
-      "activation");
-}
-static void printActivationKind(OpAsmPrinter &P, Operation *,
-                                ActivationKindAttr A) {
-  P << stringifyActivationKind(A.getValue());
-}
-static ParseResult parseNormKind(OpAsmParser &P, NormKindAttr &A) {
-  return parseEnumKeyword(
-      P, A, [](StringRef S) { return symbolizeNormKind(S); }, "norm kind");
-}
-static void printNormKind(OpAsmPrinter &P, Operation *, NormKindAttr A) {
-  P << stringifyNormKind(A.getValue());
-}
-static ParseResult parsePoolMode(OpAsmParser &P, PoolModeAttr &A) {
-  return parseEnumKeyword(
-      P, A, [](StringRef S) { return symbolizePoolMode(S); }, "pool mode");
-}
-static void printPoolMode(OpAsmPrinter &P, Operation *, PoolModeAttr A) {
-  P << stringifyPoolMode(A.getValue());
-}
-
-static ParseResult parseTableKind(OpAsmParser &P, TableKindAttr &A) {
-  return parseEnumKeyword(
-      P, A, [](StringRef S) { return symbolizeTableKind(S); }, "table kind");
-}
-static void printTableKind(OpAsmPrinter &P, Operation *, TableKindAttr A) {
-  P << stringifyTableKind(A.getValue());
-}
+// parseE / printE for the assembly format's custom<E> of dialect enum E: its
+// keyword, or an error naming the keywords it takes.
+#define ENC_ENUM_KEYWORD(Enum, Noun)                                           \
+  static ParseResult parse##Enum(OpAsmParser &P, Enum##Attr &A) {              \
+    return parseEnumKeyword(                                                   \
+        P, A, [](StringRef S) { return symbolize##Enum(S); }, Noun);           \
+  }                                                                            \
+  static void print##Enum(OpAsmPrinter &P, Operation *, Enum##Attr A) {        \
+    P << stringify##Enum(A.getValue());                                        \
+  }
+ENC_ENUM_KEYWORD(ActivationKind, "activation")
+ENC_ENUM_KEYWORD(NormKind, "norm kind")
+ENC_ENUM_KEYWORD(PoolMode, "pool mode")
+ENC_ENUM_KEYWORD(TableKind, "table kind")
+#undef ENC_ENUM_KEYWORD
 
 #include "enc/Dialect/EncLowering.cpp.inc"
 
@@ -529,10 +546,8 @@ LogicalResult PoolOp::verify() {
 
 LogicalResult ClassifierOp::verify() {
   Type In = getInput().getType();
-  if (failed(verifyActivation(*this, In, "input")))
+  if (failed(verifyPooledInput(*this, In, getMode(), "classifies")))
     return failure();
-  if (getMode() == PoolMode::none)
-    return emitOpError() << "classifies a pooled vector: pooling none has none";
   const int64_t D = width(In);
   if (getDenseWeight()) {
     auto W = cast<RankedTensorType>(getDenseWeight().getType());
@@ -559,39 +574,16 @@ LogicalResult ClassifierOp::verify() {
   } else if (getNormBeta()) {
     return emitOpError() << "has a norm beta but no norm gamma";
   }
-  auto W = cast<RankedTensorType>(getWeight().getType());
-  if (W.getRank() != 2 || W.getShape()[1] != D || W.getShape()[0] < 1)
-    return emitOpError() << "output weight is " << str(W.getShape())
-                         << ", not [labels, " << D << "]";
-  const int64_t Labels = W.getShape()[0];
-  if (failed(verifyVector(*this, getBias().getType(), Labels, "output bias")))
-    return failure();
-  Type R = getType();
-  if (rank(R) != 2 || width(R) != Labels)
-    return emitOpError() << "gives [batch, " << Labels << "], not "
-                         << str(shape(R));
-  return success();
+  return verifyPooledProjection(*this, getWeight(), getBias(), D, "output ",
+                                "labels");
 }
 
 LogicalResult DenseHeadOp::verify() {
   Type In = getInput().getType();
-  if (failed(verifyActivation(*this, In, "input")))
+  if (failed(verifyPooledInput(*this, In, getMode(), "projects")))
     return failure();
-  if (getMode() == PoolMode::none)
-    return emitOpError() << "projects a pooled vector: pooling none has none";
-  auto W = cast<RankedTensorType>(getWeight().getType());
-  if (W.getRank() != 2 || W.getShape()[1] != width(In) || W.getShape()[0] < 1)
-    return emitOpError() << "weight is " << str(W.getShape()) << ", not [dim, "
-                         << width(In) << "]";
-  const int64_t Dim = W.getShape()[0];
-  if (getBias() &&
-      failed(verifyVector(*this, getBias().getType(), Dim, "bias")))
-    return failure();
-  Type R = getType();
-  if (rank(R) != 2 || width(R) != Dim)
-    return emitOpError() << "gives [batch, " << Dim << "], not "
-                         << str(shape(R));
-  return success();
+  return verifyPooledProjection(*this, getWeight(), getBias(), width(In), "",
+                                "dim");
 }
 
 LogicalResult ColbertOp::verify() {

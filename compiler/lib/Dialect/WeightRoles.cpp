@@ -17,6 +17,13 @@ namespace {
 bool is(Operation *Op, unsigned Index, Value V) {
   return V && Op->getOperand(Index) == V;
 }
+
+/// An op whose weight is the matrix a GEMM reads and whose other weight
+/// operands (biases, norms) are vectors.
+template <typename OpT> WeightRole matrixAndVectors(OpT Op, unsigned Index) {
+  return is(Op, Index, Op.getWeight()) ? WeightRole::Matrix
+                                       : WeightRole::Vector;
+}
 } // namespace
 
 LogicalResult enc::verifyWeightUsers(Operation *Weight) {
@@ -38,8 +45,7 @@ WeightRole AddPositionsOp::getWeightRole(unsigned) { return WeightRole::Table; }
 WeightRole AttentionOp::getWeightRole(unsigned) { return WeightRole::Table; }
 
 WeightRole LinearOp::getWeightRole(unsigned Index) {
-  return is(*this, Index, getWeight()) ? WeightRole::Matrix
-                                       : WeightRole::Vector;
+  return matrixAndVectors(*this, Index);
 }
 
 WeightRole GatedLinearOp::getWeightRole(unsigned Index) {
@@ -74,16 +80,13 @@ WeightRole ClassifierOp::getWeightRole(unsigned Index) {
 WeightRole ColbertOp::getWeightRole(unsigned) { return WeightRole::Matrix; }
 
 WeightRole DenseHeadOp::getWeightRole(unsigned Index) {
-  return is(*this, Index, getWeight()) ? WeightRole::Matrix
-                                       : WeightRole::Vector;
+  return matrixAndVectors(*this, Index);
 }
 
 WeightRole MlmOp::getWeightRole(unsigned Index) {
-  return is(*this, Index, getWeight()) ? WeightRole::Matrix
-                                       : WeightRole::Vector;
+  return matrixAndVectors(*this, Index);
 }
 
 WeightRole SpladeOp::getWeightRole(unsigned Index) {
-  return is(*this, Index, getWeight()) ? WeightRole::Matrix
-                                       : WeightRole::Vector;
+  return matrixAndVectors(*this, Index);
 }

@@ -163,6 +163,22 @@ private:
     Used.insert(Key);
     return Config.get(Key);
   }
+  /// Key's value as `Read` reads it (an error naming `Noun` when it cannot),
+  /// or Default when the key is absent or null (an error without one).
+  template <typename T, typename ReadFn>
+  std::optional<T> typed(StringRef Key, std::optional<T> Default,
+                         const char *Noun, ReadFn Read) {
+    const json::Value *V = get(Key);
+    if (!V || V->kind() == json::Value::Null) {
+      if (!Default)
+        error("key '" + Key + "' is missing");
+      return Default;
+    }
+    if (std::optional<T> X = Read(*V))
+      return X;
+    error("key '" + Key + "' must be " + Noun);
+    return std::nullopt;
+  }
   std::optional<int64_t> integer(StringRef Key, std::optional<int64_t> Default);
   std::optional<double> number(StringRef Key, std::optional<double> Default);
   std::optional<bool> boolean(StringRef Key, bool Default);
@@ -178,6 +194,7 @@ private:
   void configKey(const enc::FamilyConfigKey &K);
   void need(const enc::FamilyNeed &N);
   void quirks(enc::CheckpointLayout Layout);
+  std::string architecture(StringRef Suffix) const;
   void classifier(enc::CheckpointLayout Layout);
   void maskedLM(enc::CheckpointLayout Layout);
 
@@ -189,12 +206,9 @@ public:
 
 private:
   void bertTypesAndPositions(bool Roberta);
-  void distilbert();
-  void mpnet();
-  void t5();
-  void modernbert();
-  void electra();
-  void nomicBert();
+#define ENC_FAMILY(Enumerator, LangName, Spelling, Prefix, Family)             \
+  void quirks##LangName();
+#include "enc/families.def"
 
   const json::Object &Config;
   std::string ConfigName;
@@ -205,54 +219,29 @@ private:
 
 std::optional<int64_t> Importer::integer(StringRef Key,
                                          std::optional<int64_t> Default) {
-  const json::Value *V = get(Key);
-  if (!V || V->kind() == json::Value::Null) {
-    if (!Default)
-      error("key '" + Key + "' is missing");
-    return Default;
-  }
-  if (std::optional<int64_t> I = V->getAsInteger())
-    return I;
-  error("key '" + Key + "' must be an integer");
-  return std::nullopt;
+  return typed(Key, Default, "an integer",
+               [](const json::Value &V) { return V.getAsInteger(); });
 }
 
 std::optional<double> Importer::number(StringRef Key,
                                        std::optional<double> Default) {
-  const json::Value *V = get(Key);
-  if (!V || V->kind() == json::Value::Null) {
-    if (!Default)
-      error("key '" + Key + "' is missing");
-    return Default;
-  }
-  if (std::optional<double> D = V->getAsNumber())
-    return D;
-  error("key '" + Key + "' must be a number");
-  return std::nullopt;
+  return typed(Key, Default, "a number",
+               [](const json::Value &V) { return V.getAsNumber(); });
 }
 
 std::optional<bool> Importer::boolean(StringRef Key, bool Default) {
-  const json::Value *V = get(Key);
-  if (!V || V->kind() == json::Value::Null)
-    return Default;
-  if (std::optional<bool> B = V->getAsBoolean())
-    return B;
-  error("key '" + Key + "' must be true or false");
-  return std::nullopt;
+  return typed(Key, std::optional<bool>(Default), "true or false",
+               [](const json::Value &V) { return V.getAsBoolean(); });
 }
 
 std::optional<std::string>
 Importer::string(StringRef Key, std::optional<std::string> Default) {
-  const json::Value *V = get(Key);
-  if (!V || V->kind() == json::Value::Null) {
-    if (!Default)
-      error("key '" + Key + "' is missing");
-    return Default;
-  }
-  if (std::optional<StringRef> S = V->getAsString())
-    return S->str();
-  error("key '" + Key + "' must be a string");
-  return std::nullopt;
+  return typed(Key, Default, "a string",
+               [](const json::Value &V) -> std::optional<std::string> {
+                 if (std::optional<StringRef> S = V.getAsString())
+                   return S->str();
+                 return std::nullopt;
+               });
 }
 
 std::optional<int64_t> Importer::intSetting(StringRef Setting, StringRef Key,
@@ -335,48 +324,32 @@ void Importer::need(const enc::FamilyNeed &N) {
   }
 }
 
-/// What a family's config says that its table rows cannot.
+/// What a family's config says that its table rows cannot: quirksX() for
+/// each layout X of the family table.
 void Importer::quirks(enc::CheckpointLayout Layout) {
   switch (Layout) {
-  case enc::CheckpointLayout::Enc: // no model_type is imported as enc
-    return;
-  case enc::CheckpointLayout::Bert:
-    bertTypesAndPositions(/*Roberta=*/false);
-    return;
-  case enc::CheckpointLayout::Roberta:
-    bertTypesAndPositions(/*Roberta=*/true);
-    return;
-  case enc::CheckpointLayout::DistilBert:
-    distilbert();
-    return;
-  case enc::CheckpointLayout::T5:
-    t5();
-    return;
-  case enc::CheckpointLayout::ModernBert:
-    modernbert();
-    return;
-  case enc::CheckpointLayout::Electra:
-    electra();
-    return;
-  case enc::CheckpointLayout::MpNet:
-    mpnet();
-    return;
-  case enc::CheckpointLayout::NomicBert:
-    nomicBert();
-    return;
+#define ENC_FAMILY(Enumerator, LangName, Spelling, Prefix, Family)             \
+  case enc::CheckpointLayout::LangName:                                        \
+    return quirks##LangName();
+#include "enc/families.def"
   }
+}
+
+/// The last of config.json's `architectures` ending in `Suffix`, or "".
+std::string Importer::architecture(StringRef Suffix) const {
+  const json::Array *Archs = Config.getArray("architectures");
+  std::string Arch;
+  for (const json::Value &A : Archs ? *Archs : json::Array())
+    if (std::optional<StringRef> S = A.getAsString(); S && S->ends_with(Suffix))
+      Arch = S->str();
+  return Arch;
 }
 
 /// A ...ForSequenceClassification checkpoint (`architectures`): the
 /// family's head (docs/language.md#heads) over its first token, with as
 /// many labels as id2label names (transformers' num_labels; 2 without it).
 void Importer::classifier(enc::CheckpointLayout Layout) {
-  const json::Array *Archs = Config.getArray("architectures");
-  std::string Arch;
-  for (const json::Value &A : Archs ? *Archs : json::Array())
-    if (std::optional<StringRef> S = A.getAsString();
-        S && S->ends_with("ForSequenceClassification"))
-      Arch = S->str();
+  const std::string Arch = architecture("ForSequenceClassification");
   if (Arch.empty())
     return;
   std::string Act, Pooling = "cls", Extra;
@@ -442,12 +415,7 @@ void Importer::classifier(enc::CheckpointLayout Layout) {
 /// directory (its SpladePooling module): the family's masked-LM head over
 /// every token, or SPLADE's maximum over them (docs/language.md#heads).
 void Importer::maskedLM(enc::CheckpointLayout Layout) {
-  const json::Array *Archs = Config.getArray("architectures");
-  std::string Arch;
-  for (const json::Value &A : Archs ? *Archs : json::Array())
-    if (std::optional<StringRef> S = A.getAsString();
-        S && S->ends_with("ForMaskedLM"))
-      Arch = S->str();
+  const std::string Arch = architecture("ForMaskedLM");
   if (!SpladeModule && MaskedLMHead.empty())
     return; // a ...ForMaskedLM checkpoint embeds as its encoder by default
   if (Arch.empty() && !SpladeModule) {
@@ -512,6 +480,11 @@ void Importer::maskedLM(enc::CheckpointLayout Layout) {
   set("head", "mlm(activation = " + Act + ")", "--head mlm on " + Arch);
 }
 
+// No model_type is imported as enc.
+void Importer::quirksEnc() {}
+void Importer::quirksBert() { bertTypesAndPositions(/*Roberta=*/false); }
+void Importer::quirksRoberta() { bertTypesAndPositions(/*Roberta=*/true); }
+
 void Importer::bertTypesAndPositions(bool Roberta) {
   if (std::optional<int64_t> T = integer("type_vocab_size", 2); T && *T > 0)
     set("type_vocab", Twine(*T), "type_vocab_size");
@@ -541,7 +514,7 @@ void Importer::bertTypesAndPositions(bool Roberta) {
   get("pad_token_id"); // only RoBERTa's changes anything
 }
 
-void Importer::electra() {
+void Importer::quirksElectra() {
   // ElectraConfig's default embedding_size is 128: a narrower embedding
   // goes through embeddings_project, which encc does not compute.
   const json::Value *H = Config.get("hidden_size"); // read by its table row
@@ -555,7 +528,7 @@ void Importer::electra() {
   bertTypesAndPositions(/*Roberta=*/false);
 }
 
-void Importer::mpnet() {
+void Importer::quirksMpNet() {
   // MPNetEmbeddings: positions count from its fixed padding_idx (1), so
   // position p reads row p + 2, whatever pad_token_id says.
   std::optional<int64_t> MaxPos = integer("max_position_embeddings", 514);
@@ -581,7 +554,7 @@ void Importer::mpnet() {
   get("pad_token_id");
 }
 
-void Importer::nomicBert() {
+void Importer::quirksNomicBert() {
   // NomicBertConfig's defaults are GPT-2's and contrastors' own: rotary
   // positions only with rotary_emb_fraction > 0, biases on.
   std::optional<double> Fraction = number("rotary_emb_fraction", 0.0);
@@ -689,7 +662,7 @@ void Importer::nomicBert() {
     get(Key);
 }
 
-void Importer::distilbert() {
+void Importer::quirksDistilBert() {
   refuseIfTrue("sinusoidal_pos_embds",
                "DistilBERT's sinusoidal table is not the interleaved one encc "
                "computes (it puts sin and cos in two halves)");
@@ -697,7 +670,7 @@ void Importer::distilbert() {
   get("pad_token_id");
 }
 
-void Importer::t5() {
+void Importer::quirksT5() {
   std::optional<std::string> Proj = string("feed_forward_proj", "relu");
   if (Proj) {
     StringRef P = *Proj;
@@ -742,7 +715,7 @@ void Importer::t5() {
   get("pad_token_id");
 }
 
-void Importer::modernbert() {
+void Importer::quirksModernBert() {
   std::optional<double> Global = number("global_rope_theta", 160000.0);
   std::optional<double> Local = number("local_rope_theta", 10000.0);
   if (Global && Local)
@@ -837,6 +810,31 @@ std::optional<json::Value> readJSON(const std::string &Path,
   return std::move(*V);
 }
 
+/// A JSON file of a model directory or of one of its modules (Dir/Path/File)
+/// as an object: Obj is null, and an error names the file, when it cannot be
+/// read or parsed or is not an object; when it is absent too (Absent), an
+/// error only if Required.
+struct JsonFile {
+  JsonFile(StringRef Dir, StringRef Path, StringRef File,
+           std::vector<std::string> &Errors, bool Required = false) {
+    SmallString<256> P(Dir);
+    sys::path::append(P, Path, File);
+    Name = P.str().str();
+    Absent = !sys::fs::exists(P);
+    if (Absent && !Required)
+      return;
+    Value = readJSON(Name, Errors);
+    Obj = Value ? Value->getAsObject() : nullptr;
+    if (Value && !Obj)
+      Errors.push_back(Name + ": expected an object");
+  }
+  JsonFile(const JsonFile &) = delete; // Obj points into Value
+  std::string Name;
+  bool Absent = false;
+  std::optional<json::Value> Value;
+  const json::Object *Obj = nullptr;
+};
+
 /// The sentence-transformers modules of a model directory.
 struct SentenceTransformers : enc::SentenceTransformersModules {
   std::string TransformerPath; ///< where config.json is, relative
@@ -871,39 +869,27 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
     if (T == "Transformer" || T == "MLMTransformer") {
       ST.TransformerPath = Path->str();
       // Its max_seq_length: what its tokenizer truncates to on every call.
-      SmallString<256> P(Dir);
-      sys::path::append(P, *Path, "sentence_bert_config.json");
-      if (sys::fs::exists(P)) {
-        std::string PName = P.str().str();
-        std::optional<json::Value> PV = readJSON(PName, R.Errors);
-        const json::Object *PO = PV ? PV->getAsObject() : nullptr;
-        const json::Value *L = PO ? PO->get("max_seq_length") : nullptr;
-        std::optional<int64_t> N = L ? L->getAsInteger() : std::nullopt;
-        if (PV && !PO)
-          R.Errors.push_back(PName + ": expected an object");
-        else if (L && L->kind() != json::Value::Null && (!N || *N < 1))
-          R.Errors.push_back(PName + ": key 'max_seq_length' is not a positive "
-                                     "integer");
-        else if (N)
-          ST.MaxSeqLength = *N;
-      }
+      const JsonFile F(Dir, *Path, "sentence_bert_config.json", R.Errors);
+      const json::Value *L = F.Obj ? F.Obj->get("max_seq_length") : nullptr;
+      std::optional<int64_t> N = L ? L->getAsInteger() : std::nullopt;
+      if (L && L->kind() != json::Value::Null && (!N || *N < 1))
+        R.Errors.push_back(F.Name + ": key 'max_seq_length' is not a positive "
+                                    "integer");
+      else if (N)
+        ST.MaxSeqLength = *N;
     } else if (T == "SpladePooling") {
       // sentence-transformers' SparseEncoder: log1p(relu(.)) pooled by max.
-      SmallString<256> P(Dir);
-      sys::path::append(P, *Path, "config.json");
-      std::string PName = P.str().str();
       // Without its config.json the module's defaults: max, relu.
-      std::optional<json::Value> PV =
-          sys::fs::exists(P) ? readJSON(PName, R.Errors)
-                             : std::optional<json::Value>(json::Object());
-      const json::Object *PO = PV ? PV->getAsObject() : nullptr;
+      const JsonFile F(Dir, *Path, "config.json", R.Errors);
+      const std::string &PName = F.Name;
+      const json::Object Defaults;
+      const json::Object *PO = F.Absent ? &Defaults : F.Obj;
       std::optional<StringRef> Strategy =
           PO ? PO->getString("pooling_strategy") : std::nullopt;
       std::optional<StringRef> Act =
           PO ? PO->getString("activation_function") : std::nullopt;
       if (!PO) {
-        if (PV)
-          R.Errors.push_back(PName + ": expected an object");
+        // JsonFile reported why
       } else if (Strategy && *Strategy != "max") {
         R.Errors.push_back(PName + ": key 'pooling_strategy' is \"" +
                            Strategy->str() +
@@ -918,32 +904,31 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
     } else if (T == "Dense") {
       // sentence-transformers' Dense: Linear(in, out, bias), then its
       // activation (Tanh by default; Identity in sentence-t5).
-      SmallString<256> P(Dir);
-      sys::path::append(P, *Path, "config.json");
-      std::string PName = P.str().str();
-      std::optional<json::Value> PV = readJSON(PName, R.Errors);
-      const json::Object *PO = PV ? PV->getAsObject() : nullptr;
+      const JsonFile F(Dir, *Path, "config.json", R.Errors,
+                       /*Required=*/true);
+      const std::string &PName = F.Name;
+      const json::Object *PO = F.Obj;
       // 0 when absent (plain values: GCC misreads optionals here).
       const int64_t In =
           PO ? PO->getInteger("in_features").value_or(0) : int64_t(0);
       const int64_t Out =
           PO ? PO->getInteger("out_features").value_or(0) : int64_t(0);
       std::optional<bool> Bias = PO ? PO->getBoolean("bias") : std::nullopt;
-      std::optional<StringRef> Act =
-          PO ? PO->getString("activation_function") : std::nullopt;
-      std::string A = !Act                          ? "tanh"
-                      : Act->ends_with(".Tanh")     ? "tanh"
-                      : Act->ends_with(".Identity") ? "identity"
+      const json::Value *ActV = PO ? PO->get("activation_function") : nullptr;
+      const StringRef Act =
+          ActV ? ActV->getAsString().value_or(StringRef()) : StringRef();
+      std::string A = !ActV || !ActV->getAsString() ? "tanh"
+                      : Act.ends_with(".Tanh")      ? "tanh"
+                      : Act.ends_with(".Identity")  ? "identity"
                                                     : "";
       if (!PO) {
-        if (PV)
-          R.Errors.push_back(PName + ": expected an object");
+        // JsonFile reported why
       } else if (In < 1 || Out < 1) {
         R.Errors.push_back(PName + ": keys 'in_features' and 'out_features' "
                                    "must be positive integers");
       } else if (A.empty()) {
         R.Errors.push_back(PName + ": key 'activation_function' is \"" +
-                           Act->str() +
+                           Act.str() +
                            "\": encc's dense head has Tanh or Identity");
       } else if (ST.Dense || ST.Normalize || !ST.Pooling) {
         R.Errors.push_back(Name + ": module '" + Type->str() + "' (" +
@@ -960,16 +945,12 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
     } else if (T == "Normalize") {
       ST.Normalize = true;
     } else if (T == "Pooling") {
-      SmallString<256> P(Dir);
-      sys::path::append(P, *Path, "config.json");
-      std::string PName = P.str().str();
-      std::optional<json::Value> PV = readJSON(PName, R.Errors);
-      const json::Object *PO = PV ? PV->getAsObject() : nullptr;
-      if (!PO) {
-        if (PV)
-          R.Errors.push_back(PName + ": expected an object");
-        continue;
-      }
+      const JsonFile F(Dir, *Path, "config.json", R.Errors,
+                       /*Required=*/true);
+      const std::string &PName = F.Name;
+      const json::Object *PO = F.Obj;
+      if (!PO)
+        continue; // JsonFile reported why
       std::vector<std::string> Modes;
       for (const auto &KV : *PO) {
         StringRef K = KV.first;
@@ -1006,21 +987,15 @@ std::optional<SentenceTransformers> readModules(const std::string &Dir,
     }
   }
   // Matryoshka models name the width they were trained to be cut to.
-  SmallString<256> STConfig(Dir);
-  sys::path::append(STConfig, "config_sentence_transformers.json");
-  if (sys::fs::exists(STConfig)) {
-    std::string CName = STConfig.str().str();
-    std::optional<json::Value> CV = readJSON(CName, R.Errors);
-    const json::Object *CO = CV ? CV->getAsObject() : nullptr;
-    const json::Value *TD = CO ? CO->get("truncate_dim") : nullptr;
-    if (TD && TD->kind() != json::Value::Null) {
-      std::optional<int64_t> N = TD->getAsInteger();
-      if (!N || *N < 1)
-        R.Errors.push_back(CName +
-                           ": key 'truncate_dim' is not a positive integer");
-      else
-        ST.TruncateDim = *N;
-    }
+  const JsonFile C(Dir, "", "config_sentence_transformers.json", R.Errors);
+  const json::Value *TD = C.Obj ? C.Obj->get("truncate_dim") : nullptr;
+  if (TD && TD->kind() != json::Value::Null) {
+    std::optional<int64_t> N = TD->getAsInteger();
+    if (!N || *N < 1)
+      R.Errors.push_back(C.Name +
+                         ": key 'truncate_dim' is not a positive integer");
+    else
+      ST.TruncateDim = *N;
   }
   return ST;
 }
@@ -1158,15 +1133,10 @@ enc::HFImportResult enc::importHuggingFace(const std::string &Path,
       ST.reset(); // this config.json is not the Transformer module's
   }
   // colbert-ir's ColBERT checkpoints say their projection's width here.
-  SmallString<256> Artifact(Dir);
-  sys::path::append(Artifact, "artifact.metadata");
-  if (sys::fs::exists(Artifact)) {
-    std::string AName = Artifact.str().str();
-    std::optional<json::Value> AV = readJSON(AName, R.Errors);
-    const json::Object *AO = AV ? AV->getAsObject() : nullptr;
-    std::optional<int64_t> Dim = AO ? AO->getInteger("dim") : std::nullopt;
+  if (const JsonFile A(Dir, "", "artifact.metadata", R.Errors); A.Obj) {
+    std::optional<int64_t> Dim = A.Obj->getInteger("dim");
     if (!Dim || *Dim < 1) {
-      R.Errors.push_back(AName + ": key 'dim' is not a positive integer");
+      R.Errors.push_back(A.Name + ": key 'dim' is not a positive integer");
     } else {
       if (!ST)
         ST.emplace();

@@ -53,9 +53,7 @@ void chunk(LinearOp Out) {
 
 struct ChunkFeedForwardPass : enc::impl::EncChunkFfnBase<ChunkFeedForwardPass> {
   void runOnOperation() override {
-    SmallVector<LinearOp> Outs;
-    getOperation().walk([&](LinearOp L) { Outs.push_back(L); });
-    for (LinearOp L : Outs)
+    for (LinearOp L : collectOps<LinearOp>(getOperation()))
       chunk(L);
   }
 };

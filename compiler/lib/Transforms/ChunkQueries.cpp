@@ -122,9 +122,7 @@ void chunk(AttentionOp Attn) {
 
 struct ChunkQueriesPass : enc::impl::EncChunkQueriesBase<ChunkQueriesPass> {
   void runOnOperation() override {
-    SmallVector<AttentionOp> Attns;
-    getOperation().walk([&](AttentionOp A) { Attns.push_back(A); });
-    for (AttentionOp A : Attns)
+    for (AttentionOp A : collectOps<AttentionOp>(getOperation()))
       chunk(A);
   }
 };

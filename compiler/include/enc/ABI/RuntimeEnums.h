@@ -1,9 +1,10 @@
 //===- RuntimeEnums.h - Dialect enums as the runtime's C enums --*- C++ -*-===//
 //
 // Each dialect enum the lowering passes to a kernel maps to the runtime's C
-// enum by an exhaustive switch with no default, and back by another: a value
-// added on either side is a -Wswitch error (with ENC_WERROR) until it is
-// mapped, and the static_asserts below check that the two maps agree.
+// enum by an exhaustive switch with no default, and back by another, both
+// generated from one table of pairs: a value added on either side is a
+// -Wswitch error (with ENC_WERROR) until the table maps it, and the
+// static_asserts below check that the two maps agree.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ENC_ABI_RUNTIMEENUMS_H
@@ -25,124 +26,51 @@ constexpr ActivationKind fromRuntime(enc_activation A) {
   return static_cast<ActivationKind>(static_cast<uint32_t>(A));
 }
 
-constexpr enc_norm_kind toRuntime(NormKind K) {
-  switch (K) {
-  case NormKind::layernorm:
-    return ENC_NORM_LAYER;
-  case NormKind::rmsnorm:
-    return ENC_NORM_RMS;
-  }
-  return ENC_NORM_LAYER;
-}
-constexpr NormKind fromRuntime(enc_norm_kind K) {
-  switch (K) {
-  case ENC_NORM_LAYER:
-    return NormKind::layernorm;
-  case ENC_NORM_RMS:
-    return NormKind::rmsnorm;
-  }
-  return NormKind::layernorm;
-}
+// One table per enum pair (RuntimeEnums.def); the two switches of each pair
+// below are generated from it, exhaustive and without a default.
+#include "enc/ABI/RuntimeEnums.def"
 
-constexpr enc_pool_mode toRuntime(PoolMode M) {
-  switch (M) {
-  case PoolMode::none:
-    return ENC_POOL_NONE;
-  case PoolMode::cls:
-    return ENC_POOL_CLS;
-  case PoolMode::mean:
-    return ENC_POOL_MEAN;
-  case PoolMode::max:
-    return ENC_POOL_MAX;
-  case PoolMode::last:
-    return ENC_POOL_LAST;
+#define ENC_ABI_TO_RUNTIME(Dialect, Runtime)                                   \
+  case Dialect:                                                                \
+    return Runtime;
+#define ENC_ABI_FROM_RUNTIME(Dialect, Runtime)                                 \
+  case Runtime:                                                                \
+    return Dialect;
+// toRuntime(Dialect) and fromRuntime(Runtime) from TABLE; `Fallback` only
+// ends a function the switch already covers (GCC asks for a return).
+#define ENC_ABI_MAP(Dialect, Runtime, TABLE, Fallback)                         \
+  constexpr Runtime toRuntime(Dialect V) {                                     \
+    switch (V) { TABLE(ENC_ABI_TO_RUNTIME) }                                   \
+    return static_cast<Runtime>(0);                                            \
+  }                                                                            \
+  constexpr Dialect fromRuntime(Runtime V) {                                   \
+    switch (V) { TABLE(ENC_ABI_FROM_RUNTIME) }                                 \
+    return Fallback;                                                           \
   }
-  return ENC_POOL_NONE;
-}
-constexpr PoolMode fromRuntime(enc_pool_mode M) {
-  switch (M) {
-  case ENC_POOL_NONE:
-    return PoolMode::none;
-  case ENC_POOL_CLS:
-    return PoolMode::cls;
-  case ENC_POOL_MEAN:
-    return PoolMode::mean;
-  case ENC_POOL_MAX:
-    return PoolMode::max;
-  case ENC_POOL_LAST:
-    return PoolMode::last;
-  }
-  return PoolMode::none;
-}
+
+ENC_ABI_MAP(NormKind, enc_norm_kind, ENC_ABI_NORM_KINDS, NormKind::layernorm)
+ENC_ABI_MAP(PoolMode, enc_pool_mode, ENC_ABI_POOL_MODES, PoolMode::none)
+ENC_ABI_MAP(WeightPrecision, enc_precision, ENC_ABI_PRECISIONS,
+            WeightPrecision::fp32)
+ENC_ABI_MAP(ScoresKind, enc_scores, ENC_ABI_SCORES, ScoresKind::none)
 
 /// enc_rope_style's ENC_ROPE_NONE means "no RoPE", which the dialect says
 /// with AttnPositional instead.
 constexpr enc_rope_style toRuntime(RopePairing P) {
-  switch (P) {
-  case RopePairing::halves:
-    return ENC_ROPE_HALVES;
-  case RopePairing::interleaved:
-    return ENC_ROPE_INTERLEAVED;
-  }
+  switch (P) { ENC_ABI_ROPE_PAIRINGS(ENC_ABI_TO_RUNTIME) }
   return ENC_ROPE_NONE;
 }
 constexpr std::optional<RopePairing> fromRuntime(enc_rope_style S) {
   switch (S) {
   case ENC_ROPE_NONE:
     return std::nullopt;
-  case ENC_ROPE_HALVES:
-    return RopePairing::halves;
-  case ENC_ROPE_INTERLEAVED:
-    return RopePairing::interleaved;
+    ENC_ABI_ROPE_PAIRINGS(ENC_ABI_FROM_RUNTIME)
   }
   return std::nullopt;
 }
-
-constexpr enc_precision toRuntime(WeightPrecision P) {
-  switch (P) {
-  case WeightPrecision::fp32:
-    return ENC_PRECISION_FP32;
-  case WeightPrecision::int8:
-    return ENC_PRECISION_INT8;
-  case WeightPrecision::bf16:
-    return ENC_PRECISION_BF16;
-  }
-  return ENC_PRECISION_FP32;
-}
-constexpr WeightPrecision fromRuntime(enc_precision P) {
-  switch (P) {
-  case ENC_PRECISION_FP32:
-    return WeightPrecision::fp32;
-  case ENC_PRECISION_INT8:
-    return WeightPrecision::int8;
-  case ENC_PRECISION_BF16:
-    return WeightPrecision::bf16;
-  }
-  return WeightPrecision::fp32;
-}
-
-constexpr enc_scores toRuntime(ScoresKind S) {
-  switch (S) {
-  case ScoresKind::none:
-    return ENC_SCORES_NONE;
-  case ScoresKind::sigmoid:
-    return ENC_SCORES_SIGMOID;
-  case ScoresKind::softmax:
-    return ENC_SCORES_SOFTMAX;
-  }
-  return ENC_SCORES_NONE;
-}
-constexpr ScoresKind fromRuntime(enc_scores S) {
-  switch (S) {
-  case ENC_SCORES_NONE:
-    return ScoresKind::none;
-  case ENC_SCORES_SIGMOID:
-    return ScoresKind::sigmoid;
-  case ENC_SCORES_SOFTMAX:
-    return ScoresKind::softmax;
-  }
-  return ScoresKind::none;
-}
+#undef ENC_ABI_MAP
+#undef ENC_ABI_FROM_RUNTIME
+#undef ENC_ABI_TO_RUNTIME
 
 namespace detail {
 /// Every value of dialect enum E maps to the runtime and back to itself.

@@ -28,6 +28,15 @@ void buildOptimizationPipeline(mlir::OpPassManager &PM, bool Fuse);
 /// `Library`, plus the registry a shared library exports (enc/library.h).
 void buildLoweringPipeline(mlir::OpPassManager &PM, bool Library = false);
 
+/// Every OpT under `Root`, in walk order: a pass that rewrites each of them,
+/// creating and erasing ops around it, visits a list fixed beforehand.
+template <typename OpT>
+llvm::SmallVector<OpT> collectOps(mlir::Operation *Root) {
+  llvm::SmallVector<OpT> Ops;
+  Root->walk([&](OpT Op) { Ops.push_back(Op); });
+  return Ops;
+}
+
 } // namespace enc
 
 #endif // ENC_TRANSFORMS_PASSES_H
