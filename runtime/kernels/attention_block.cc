@@ -95,28 +95,23 @@ extern "C" enc_status enc_attention_block(
   if (enc_status s =
           enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, rows, d_model))
     return s;
-  const int64_t chunk = std::min<int64_t>(rows, ENC_ATTENTION_BLOCK_CHUNK_ROWS);
-  float* q = enc::ChunkScratch<enc::QueryChunk>(fn, chunk, d);
-  if (q == nullptr) return ENC_ERR_NOMEM;
-  for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
-    const int64_t n = std::min(chunk, rows - r0);
-    const float* xr = x + r0 * ldx;
-    enc_status s =
-        gamma != nullptr
-            ? enc_gemm_normed(norm_kind, gamma, beta, eps, n, xr, ldx, wq, bq,
-                              ENC_ACT_NONE, nullptr, 0, q, d)
-            : enc_gemm(n, xr, ldx, wq, bq, ENC_ACT_NONE, nullptr, 0, q, d);
-    if (s != ENC_OK) return s;
-    // first_row is the calling thread's; the GEMMs above do not touch it.
-    enc::AttentionArgs a{*params, batch, seq_len, lengths, first_row,
-                         k,       v,     ld_kv,   q,       d,
-                         q,       d,     r0,      r0 + n};
-    a.zero_padding_probs = r0 == 0;
-    if (!enc::RunAttention(a)) {
-      return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch", fn);
-    }
-    s = enc_gemm(n, q, d, wo, bo, ENC_ACT_NONE, xr, ldx, y + r0 * ldy, ldy);
-    if (s != ENC_OK) return s;
-  }
-  return ENC_OK;
+  return enc::ForEachChunk<enc::QueryChunk>(
+      fn, rows, ENC_ATTENTION_BLOCK_CHUNK_ROWS, d,
+      [&](int64_t r0, int64_t n, float* q) {
+        const float* xr = x + r0 * ldx;
+        enc_status s = enc::GemmAfterNorm(norm_kind, gamma, beta, eps, n, xr,
+                                          ldx, wq, bq, ENC_ACT_NONE, q, d);
+        if (s != ENC_OK) return s;
+        // first_row is the calling thread's; the GEMMs above do not touch it.
+        enc::AttentionArgs a{*params, batch, seq_len, lengths, first_row,
+                             k,       v,     ld_kv,   q,       d,
+                             q,       d,     r0,      r0 + n};
+        a.zero_padding_probs = r0 == 0;
+        if (!enc::RunAttention(a)) {
+          return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch",
+                      fn);
+        }
+        return enc_gemm(n, q, d, wo, bo, ENC_ACT_NONE, xr, ldx, y + r0 * ldy,
+                        ldy);
+      });
 }

@@ -40,42 +40,38 @@ ENC_EXPORT(AddRowsT);
 ENC_EXPORT(MulRowsT);
 
 namespace {
-struct ActTask {
-  int32_t act;
-  int64_t d;
-  const float* x;
-  int64_t ld_x;
-  float* y;
-  int64_t ld_y;
-};
-void RunActTask(void* ctx, int64_t begin, int64_t end) {
-  auto* t = static_cast<ActTask*>(ctx);
-  ENC_DYNAMIC_DISPATCH(ActivationRowsT)
-  (t->act, end - begin, t->d, t->x + begin * t->ld_x, t->ld_x,
-   t->y + begin * t->ld_y, t->ld_y);
-}
-// y = a (op) b for rows [begin, end), op being AddRowsT or MulRowsT.
-struct BinaryTask {
-  bool mul;
+// Rows [begin, end) of y = act(a) (ActivationRowsT), a + b (AddRowsT) or
+// a * b (MulRowsT).
+enum class RowOp { kActivation, kAdd, kMul };
+struct RowsTask {
+  RowOp op;
+  int32_t act;  // kActivation only
   int64_t d;
   const float* a;
   int64_t ld_a;
-  const float* b;
+  const float* b;  // kAdd and kMul only
   int64_t ld_b;
   float* y;
   int64_t ld_y;
 };
-void RunBinaryTask(void* ctx, int64_t begin, int64_t end) {
-  auto* t = static_cast<BinaryTask*>(ctx);
-  const float* a = t->a + begin * t->ld_a;
-  const float* b = t->b + begin * t->ld_b;
-  float* y = t->y + begin * t->ld_y;
-  if (t->mul) {
-    ENC_DYNAMIC_DISPATCH(MulRowsT)
-    (end - begin, t->d, a, t->ld_a, b, t->ld_b, y, t->ld_y);
-  } else {
-    ENC_DYNAMIC_DISPATCH(AddRowsT)
-    (end - begin, t->d, a, t->ld_a, b, t->ld_b, y, t->ld_y);
+void RunRowsTask(void* ctx, int64_t begin, int64_t end) {
+  const RowsTask& t = *static_cast<RowsTask*>(ctx);
+  const float* a = t.a + begin * t.ld_a;
+  const float* b = t.b == nullptr ? nullptr : t.b + begin * t.ld_b;
+  float* y = t.y + begin * t.ld_y;
+  switch (t.op) {
+    case RowOp::kActivation:
+      ENC_DYNAMIC_DISPATCH(ActivationRowsT)
+      (t.act, end - begin, t.d, a, t.ld_a, y, t.ld_y);
+      return;
+    case RowOp::kAdd:
+      ENC_DYNAMIC_DISPATCH(AddRowsT)
+      (end - begin, t.d, a, t.ld_a, b, t.ld_b, y, t.ld_y);
+      return;
+    case RowOp::kMul:
+      ENC_DYNAMIC_DISPATCH(MulRowsT)
+      (end - begin, t.d, a, t.ld_a, b, t.ld_b, y, t.ld_y);
+      return;
   }
 }
 
@@ -105,8 +101,9 @@ enc_status BinaryRows(const char* fn, bool mul, int64_t rows, int64_t d,
                 "%s: ld_a (%lld) and ld_b (%lld) must be >= d (%lld)", fn,
                 (long long)ld_a, (long long)ld_b, (long long)d);
   }
-  BinaryTask task{mul, d, a, ld_a, b, ld_b, y, ld_y};
-  enc_parallel_for(rows, 16, RunBinaryTask, &task);
+  RowsTask task{
+      mul ? RowOp::kMul : RowOp::kAdd, 0, d, a, ld_a, b, ld_b, y, ld_y};
+  enc_parallel_for(rows, 16, RunRowsTask, &task);
   return ENC_OK;
 }
 }  // namespace
@@ -124,8 +121,9 @@ extern "C" enc_status enc_activation_rows(int32_t act, int64_t rows, int64_t d,
   if (x == nullptr) return Fail(ENC_ERR_INPUT, "%s: x is NULL", fn);
   if (ld_x < d)
     return Fail(ENC_ERR_INPUT, "%s: ld_x (%lld) < d", fn, (long long)ld_x);
-  enc::ActTask task{act, d, x, ld_x, y, ld_y};
-  enc_parallel_for(rows, 16, enc::RunActTask, &task);
+  enc::RowsTask task{
+      enc::RowOp::kActivation, act, d, x, ld_x, nullptr, 0, y, ld_y};
+  enc_parallel_for(rows, 16, enc::RunRowsTask, &task);
   return ENC_OK;
 }
 

@@ -71,27 +71,19 @@ extern "C" enc_status enc_ffn_block(int32_t norm_kind, const float* gamma,
   if (m == 0) return ENC_OK;
   if (enc_status s = enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, m, d_model))
     return s;
-  const int64_t chunk = std::min<int64_t>(m, ENC_FFN_BLOCK_CHUNK_ROWS);
-  float* h = enc::ChunkScratch<enc::HiddenRows>(fn, chunk, d_ff);
-  if (h == nullptr) return ENC_ERR_NOMEM;
-  for (int64_t r0 = 0; r0 < m; r0 += chunk) {
-    const int64_t n = std::min(chunk, m - r0);
-    const float* xr = x + r0 * ldx;
-    enc_status s;
-    if (w1 != nullptr) {
-      s = gamma != nullptr
-              ? enc_gemm_normed(norm_kind, gamma, beta, eps, n, xr, ldx, w1, b1,
-                                act, nullptr, 0, h, d_ff)
-              : enc_gemm(n, xr, ldx, w1, b1, act, nullptr, 0, h, d_ff);
-    } else {
-      s = gamma != nullptr
-              ? enc_gemm_gated_normed(norm_kind, gamma, beta, eps, n, xr, ldx,
-                                      w_gated, b1, b_up, act, h, d_ff)
-              : enc_gemm_gated(n, xr, ldx, w_gated, b1, b_up, act, h, d_ff);
-    }
-    if (s != ENC_OK) return s;
-    s = enc_gemm(n, h, d_ff, w2, b2, ENC_ACT_NONE, xr, ldx, y + r0 * ldy, ldy);
-    if (s != ENC_OK) return s;
-  }
-  return ENC_OK;
+  return enc::ForEachChunk<enc::HiddenRows>(
+      fn, m, ENC_FFN_BLOCK_CHUNK_ROWS, d_ff,
+      [&](int64_t r0, int64_t n, float* h) {
+        const float* xr = x + r0 * ldx;
+        enc_status s =
+            w1 != nullptr ? enc::GemmAfterNorm(norm_kind, gamma, beta, eps, n,
+                                               xr, ldx, w1, b1, act, h, d_ff)
+            : gamma != nullptr
+                ? enc_gemm_gated_normed(norm_kind, gamma, beta, eps, n, xr, ldx,
+                                        w_gated, b1, b_up, act, h, d_ff)
+                : enc_gemm_gated(n, xr, ldx, w_gated, b1, b_up, act, h, d_ff);
+        if (s != ENC_OK) return s;
+        return enc_gemm(n, h, d_ff, w2, b2, ENC_ACT_NONE, xr, ldx, y + r0 * ldy,
+                        ldy);
+      });
 }

@@ -34,21 +34,15 @@ template <typename Gemm>
 enc_status Chunked(const char* fn, int32_t norm_kind, const float* gamma,
                    const float* beta, float eps, int64_t m, const float* x,
                    int64_t ldx, int64_t k, const Gemm& gemm) {
-  const int64_t chunk = std::min<int64_t>(m, ENC_NORM_GEMM_CHUNK_ROWS);
-  float* normed = ThreadScratch<NormedRows>(chunk * k);
-  if (normed == nullptr) {
-    return Fail(ENC_ERR_NOMEM, "%s: cannot allocate %lld floats", fn,
-                static_cast<long long>(chunk * k));
-  }
-  for (int64_t row0 = 0; row0 < m; row0 += chunk) {
-    const int64_t rows = std::min(chunk, m - row0);
-    if (enc_status s = enc_norm(norm_kind, rows, k, x + row0 * ldx, ldx, gamma,
-                                beta, eps, normed, k)) {
-      return s;
-    }
-    if (enc_status s = gemm(rows, normed, row0)) return s;
-  }
-  return ENC_OK;
+  return ForEachChunk<NormedRows>(
+      fn, m, ENC_NORM_GEMM_CHUNK_ROWS, k,
+      [&](int64_t row0, int64_t rows, float* normed) {
+        if (enc_status s = enc_norm(norm_kind, rows, k, x + row0 * ldx, ldx,
+                                    gamma, beta, eps, normed, k)) {
+          return s;
+        }
+        return gemm(rows, static_cast<const float*>(normed), row0);
+      });
 }
 
 }  // namespace

@@ -7,11 +7,14 @@
 
 #include <stdint.h>
 
+#include <algorithm>
 #include <cmath>
 #include <new>
 #include <vector>
 
+#include "enc/kernels/gemm.h"
 #include "enc/kernels/norm.h"
+#include "enc/kernels/norm_gemm.h"
 #include "enc/runtime.h"
 #include "src/overlap.h"
 #include "src/status.h"
@@ -74,6 +77,33 @@ float* ChunkScratch(const char* fn, int64_t chunk, int64_t width) {
          static_cast<long long>(chunk * width));
   }
   return p;
+}
+
+// A chunk's first GEMM, y = act(norm(x) w + b): after the pre-norm when
+// gamma is set (CheckNormPrologue), on x itself otherwise.
+inline enc_status GemmAfterNorm(int32_t norm_kind, const float* gamma,
+                                const float* beta, float eps, int64_t n,
+                                const float* x, int64_t ldx,
+                                const enc_packed_b* w, const float* b,
+                                enc_activation act, float* y, int64_t ldy) {
+  return gamma != nullptr ? enc_gemm_normed(norm_kind, gamma, beta, eps, n, x,
+                                            ldx, w, b, act, nullptr, 0, y, ldy)
+                          : enc_gemm(n, x, ldx, w, b, act, nullptr, 0, y, ldy);
+}
+
+// Runs body(r0, n, scratch) over rows [0, rows) in chunks of at most
+// chunk_rows, scratch being the calling thread's Tag buffer of chunk rows of
+// `width` floats; stops at the first status that is not ENC_OK.
+template <typename Tag, typename Body>
+enc_status ForEachChunk(const char* fn, int64_t rows, int64_t chunk_rows,
+                        int64_t width, Body body) {
+  const int64_t chunk = std::min(rows, chunk_rows);
+  float* scratch = ChunkScratch<Tag>(fn, chunk, width);
+  if (scratch == nullptr) return ENC_ERR_NOMEM;
+  for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
+    if (enc_status s = body(r0, std::min(chunk, rows - r0), scratch)) return s;
+  }
+  return ENC_OK;
 }
 
 }  // namespace enc
