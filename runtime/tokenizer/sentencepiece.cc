@@ -106,6 +106,25 @@ class Reader {
     }
   }
 
+  // Calls fn(field number, wire type) for each field to the end of the
+  // message; false at a malformed tag or the first call that returns false.
+  template <typename Fn>
+  bool Fields(Fn fn) {
+    while (!AtEnd()) {
+      uint32_t field, wire;
+      if (!Tag(&field, &wire) || !fn(field, wire)) return false;
+    }
+    return true;
+  }
+
+  // A length-delimited field `name` copied into *out.
+  bool String(uint32_t wire, const char* name, std::string* out) {
+    size_t b = 0, n = 0;
+    if (!Expect(wire, kBytes, name) || !Bytes(&b, &n)) return false;
+    out->assign(buf_, b, n);
+    return true;
+  }
+
   // A field of the expected wire type, or an error naming it.
   bool Expect(uint32_t wire, uint32_t want, const char* name) {
     if (wire == want) return true;
@@ -126,33 +145,21 @@ class Reader {
 bool ParsePiece(const std::string& buf, size_t begin, size_t size,
                 SpmPiece* out, std::string* why) {
   Reader r(buf, begin, begin + size, why);
-  while (!r.AtEnd()) {
-    uint32_t field, wire;
-    if (!r.Tag(&field, &wire)) return false;
-    if (field == kPiecePiece) {
-      size_t b = 0, n = 0;
-      if (!r.Expect(wire, kBytes, "pieces.piece") || !r.Bytes(&b, &n)) {
-        return false;
-      }
-      out->piece.assign(buf, b, n);
-    } else if (field == kPieceScore) {
-      if (!r.Expect(wire, kFixed32, "pieces.score") || !r.Float(&out->score)) {
-        return false;
-      }
-    } else if (field == kPieceType) {
-      uint64_t v = 0;
-      if (!r.Expect(wire, kVarint, "pieces.type") || !r.Varint(&v)) {
-        return false;
-      }
-      if (v < SpmPiece::kNormal || v > SpmPiece::kByte) {
-        return r.Error("piece type " + std::to_string(v));
-      }
-      out->type = static_cast<int>(v);
-    } else if (!r.Skip(wire)) {
-      return false;
+  return r.Fields([&](uint32_t field, uint32_t wire) {
+    if (field == kPiecePiece)
+      return r.String(wire, "pieces.piece", &out->piece);
+    if (field == kPieceScore) {
+      return r.Expect(wire, kFixed32, "pieces.score") && r.Float(&out->score);
     }
-  }
-  return true;
+    if (field != kPieceType) return r.Skip(wire);
+    uint64_t v = 0;
+    if (!r.Expect(wire, kVarint, "pieces.type") || !r.Varint(&v)) return false;
+    if (v < SpmPiece::kNormal || v > SpmPiece::kByte) {
+      return r.Error("piece type " + std::to_string(v));
+    }
+    out->type = static_cast<int>(v);
+    return true;
+  });
 }
 
 // An int32 field: negative values are ten-byte varints.
@@ -173,58 +180,50 @@ bool Bool(Reader* r, uint32_t wire, const char* name, bool* out) {
 bool ParseTrainer(const std::string& buf, size_t begin, size_t size,
                   SpmModel* out, std::string* why) {
   Reader r(buf, begin, begin + size, why);
-  while (!r.AtEnd()) {
-    uint32_t field, wire;
-    if (!r.Tag(&field, &wire)) return false;
-    int64_t v = 0;
-    bool ok = true;
-    if (field == kTrainerModelType) {
-      ok = Int32(&r, wire, "trainer_spec.model_type", &v);
-      out->model_type = static_cast<int>(v);
-    } else if (field == kTrainerByteFallback) {
-      ok = Bool(&r, wire, "trainer_spec.byte_fallback", &out->byte_fallback);
-    } else if (field == kTrainerUnkId) {
-      ok = Int32(&r, wire, "trainer_spec.unk_id", &out->unk_id);
-    } else if (field == kTrainerPadId) {
-      ok = Int32(&r, wire, "trainer_spec.pad_id", &out->pad_id);
-    } else {
-      ok = r.Skip(wire);
+  return r.Fields([&](uint32_t field, uint32_t wire) {
+    switch (field) {
+      case kTrainerModelType: {
+        int64_t v = 0;
+        if (!Int32(&r, wire, "trainer_spec.model_type", &v)) return false;
+        out->model_type = static_cast<int>(v);
+        return true;
+      }
+      case kTrainerByteFallback:
+        return Bool(&r, wire, "trainer_spec.byte_fallback",
+                    &out->byte_fallback);
+      case kTrainerUnkId:
+        return Int32(&r, wire, "trainer_spec.unk_id", &out->unk_id);
+      case kTrainerPadId:
+        return Int32(&r, wire, "trainer_spec.pad_id", &out->pad_id);
+      default:  // a field the tokenizer does not read
+        return r.Skip(wire);
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 bool ParseNormalizer(const std::string& buf, size_t begin, size_t size,
                      SpmModel* out, std::string* why) {
   Reader r(buf, begin, begin + size, why);
-  while (!r.AtEnd()) {
-    uint32_t field, wire;
-    if (!r.Tag(&field, &wire)) return false;
-    bool ok = true;
-    size_t b = 0, n = 0;
-    if (field == kNormalizerName) {
-      ok = r.Expect(wire, kBytes, "normalizer_spec.name") && r.Bytes(&b, &n);
-      if (ok) out->normalizer_name.assign(buf, b, n);
-    } else if (field == kNormalizerCharsmap) {
-      ok = r.Expect(wire, kBytes, "normalizer_spec.precompiled_charsmap") &&
-           r.Bytes(&b, &n);
-      if (ok) out->precompiled_charsmap.assign(buf, b, n);
-    } else if (field == kNormalizerDummyPrefix) {
-      ok = Bool(&r, wire, "normalizer_spec.add_dummy_prefix",
-                &out->add_dummy_prefix);
-    } else if (field == kNormalizerExtraSpaces) {
-      ok = Bool(&r, wire, "normalizer_spec.remove_extra_whitespaces",
-                &out->remove_extra_whitespaces);
-    } else if (field == kNormalizerEscapeSpaces) {
-      ok = Bool(&r, wire, "normalizer_spec.escape_whitespaces",
-                &out->escape_whitespaces);
-    } else {
-      ok = r.Skip(wire);
+  return r.Fields([&](uint32_t field, uint32_t wire) {
+    switch (field) {
+      case kNormalizerName:
+        return r.String(wire, "normalizer_spec.name", &out->normalizer_name);
+      case kNormalizerCharsmap:
+        return r.String(wire, "normalizer_spec.precompiled_charsmap",
+                        &out->precompiled_charsmap);
+      case kNormalizerDummyPrefix:
+        return Bool(&r, wire, "normalizer_spec.add_dummy_prefix",
+                    &out->add_dummy_prefix);
+      case kNormalizerExtraSpaces:
+        return Bool(&r, wire, "normalizer_spec.remove_extra_whitespaces",
+                    &out->remove_extra_whitespaces);
+      case kNormalizerEscapeSpaces:
+        return Bool(&r, wire, "normalizer_spec.escape_whitespaces",
+                    &out->escape_whitespaces);
+      default:  // a field the tokenizer does not read
+        return r.Skip(wire);
     }
-    if (!ok) return false;
-  }
-  return true;
+  });
 }
 
 }  // namespace
@@ -232,29 +231,23 @@ bool ParseNormalizer(const std::string& buf, size_t begin, size_t size,
 bool ParseSentencePiece(const std::string& bytes, SpmModel* out,
                         std::string* why) {
   Reader r(bytes, 0, bytes.size(), why);
-  while (!r.AtEnd()) {
-    uint32_t field, wire;
-    if (!r.Tag(&field, &wire)) return false;
+  const bool ok = r.Fields([&](uint32_t field, uint32_t wire) {
+    if (field != kModelPieces && field != kModelTrainerSpec &&
+        field != kModelNormalizerSpec) {
+      return r.Skip(wire);
+    }
     size_t b = 0, n = 0;
-    if (field == kModelPieces || field == kModelTrainerSpec ||
-        field == kModelNormalizerSpec) {
-      if (!r.Expect(wire, kBytes, "a ModelProto message") || !r.Bytes(&b, &n)) {
-        return false;
-      }
+    if (!r.Expect(wire, kBytes, "a ModelProto message") || !r.Bytes(&b, &n)) {
+      return false;
     }
-    bool ok = true;
-    if (field == kModelPieces) {
-      out->pieces.emplace_back();
-      ok = ParsePiece(bytes, b, n, &out->pieces.back(), why);
-    } else if (field == kModelTrainerSpec) {
-      ok = ParseTrainer(bytes, b, n, out, why);
-    } else if (field == kModelNormalizerSpec) {
-      ok = ParseNormalizer(bytes, b, n, out, why);
-    } else {
-      ok = r.Skip(wire);
+    if (field == kModelTrainerSpec) return ParseTrainer(bytes, b, n, out, why);
+    if (field == kModelNormalizerSpec) {
+      return ParseNormalizer(bytes, b, n, out, why);
     }
-    if (!ok) return false;
-  }
+    out->pieces.emplace_back();
+    return ParsePiece(bytes, b, n, &out->pieces.back(), why);
+  });
+  if (!ok) return false;
   if (out->pieces.empty()) {
     *why = "no pieces (not a SentencePiece model)";
     return false;
