@@ -106,20 +106,29 @@ inline void Store(int t, void* base, long stride) {
   }
 }
 inline void Zero(int t) { std::memset(&tmm[t], 0, sizeof(Tile)); }
-inline void Dpbssd(int c, int a, int b) {
+// C[m][n] += sum over the 4-byte groups g and the kPer elements i of each:
+// product(A[m][g][i], B[g][n][i]), Sum being C's element type.
+template <typename Sum, int kPer, typename Product>
+inline void TileDot(int c, int a, int b, Product product) {
+  constexpr int kBytes = 4 / kPer;  // of one element
   for (int m = 0; m < 16; ++m) {
     for (int n = 0; n < 16; ++n) {
-      int32_t sum;
+      Sum sum;
       std::memcpy(&sum, &tmm[c].bytes[m][4 * n], 4);
       for (int g = 0; g < 16; ++g) {
-        for (int i = 0; i < 4; ++i) {
-          sum += int32_t{static_cast<int8_t>(tmm[a].bytes[m][4 * g + i])} *
-                 int32_t{static_cast<int8_t>(tmm[b].bytes[g][4 * n + i])};
+        for (int i = 0; i < kPer; ++i) {
+          sum += product(&tmm[a].bytes[m][4 * g + kBytes * i],
+                         &tmm[b].bytes[g][4 * n + kBytes * i]);
         }
       }
       std::memcpy(&tmm[c].bytes[m][4 * n], &sum, 4);
     }
   }
+}
+inline void Dpbssd(int c, int a, int b) {
+  TileDot<int32_t, 4>(c, a, b, [](const uint8_t* x, const uint8_t* y) {
+    return int32_t{static_cast<int8_t>(*x)} * int32_t{static_cast<int8_t>(*y)};
+  });
 }
 
 inline float Bf16At(const uint8_t* bytes) {
@@ -129,19 +138,9 @@ inline float Bf16At(const uint8_t* bytes) {
   return f;
 }
 inline void Dpbf16ps(int c, int a, int b) {
-  for (int m = 0; m < 16; ++m) {
-    for (int n = 0; n < 16; ++n) {
-      float sum;
-      std::memcpy(&sum, &tmm[c].bytes[m][4 * n], 4);
-      for (int g = 0; g < 16; ++g) {
-        for (int i = 0; i < 2; ++i) {
-          sum += Bf16At(&tmm[a].bytes[m][4 * g + 2 * i]) *
-                 Bf16At(&tmm[b].bytes[g][4 * n + 2 * i]);
-        }
-      }
-      std::memcpy(&tmm[c].bytes[m][4 * n], &sum, 4);
-    }
-  }
+  TileDot<float, 2>(c, a, b, [](const uint8_t* x, const uint8_t* y) {
+    return Bf16At(x) * Bf16At(y);
+  });
 }
 
 }  // namespace amx_emulation
