@@ -24,43 +24,34 @@ namespace {
 constexpr int kChains512 = 16;
 constexpr int kChains256 = 12;
 
-__attribute__((target("avx512f"), noinline)) float Chains512(int64_t iters,
-                                                             float seed) {
-  __m512 acc[kChains512];
-  for (int i = 0; i < kChains512; ++i) acc[i] = _mm512_set1_ps(seed + i);
-  const __m512 a = _mm512_set1_ps(0.999999f), b = _mm512_set1_ps(1e-7f);
-  for (int64_t it = 0; it < iters; ++it) {
-#pragma GCC unroll 16
-    for (int i = 0; i < kChains512; ++i) acc[i] = _mm512_fmadd_ps(acc[i], a, b);
+// Name(iters, seed): kChains independent FMA chains of Vec (kLanes floats)
+// for `iters` steps under the target attribute Target; returns their sum
+// (summed through memory: GCC 12's _mm512_reduce_add_ps trips its own
+// -Wuninitialized). One body for both widths, instantiated below.
+#define ENC_FMA_CHAINS(Name, Target, Vec, kChains, kLanes, Set1, Fmadd, Add, \
+                       Storeu)                                               \
+  __attribute__((target(Target), noinline)) float Name(int64_t iters,        \
+                                                       float seed) {         \
+    Vec acc[kChains];                                                        \
+    for (int i = 0; i < kChains; ++i) acc[i] = Set1(seed + i);               \
+    const Vec a = Set1(0.999999f), b = Set1(1e-7f);                          \
+    for (int64_t it = 0; it < iters; ++it) {                                 \
+      _Pragma("GCC unroll 16") for (int i = 0; i < kChains; ++i) acc[i] =    \
+          Fmadd(acc[i], a, b);                                               \
+    }                                                                        \
+    Vec sum = acc[0];                                                        \
+    for (int i = 1; i < kChains; ++i) sum = Add(sum, acc[i]);                \
+    float lanes[kLanes];                                                     \
+    Storeu(lanes, sum);                                                      \
+    float total = 0.0f;                                                      \
+    for (float v : lanes) total += v;                                        \
+    return total;                                                            \
   }
-  __m512 sum = acc[0];
-  for (int i = 1; i < kChains512; ++i) sum = _mm512_add_ps(sum, acc[i]);
-  // Summed through memory: GCC 12's _mm512_reduce_add_ps trips its own
-  // -Wuninitialized.
-  alignas(64) float lanes[16];
-  _mm512_store_ps(lanes, sum);
-  float total = 0.0f;
-  for (float v : lanes) total += v;
-  return total;
-}
-
-__attribute__((target("avx2,fma"), noinline)) float Chains256(int64_t iters,
-                                                              float seed) {
-  __m256 acc[kChains256];
-  for (int i = 0; i < kChains256; ++i) acc[i] = _mm256_set1_ps(seed + i);
-  const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
-  for (int64_t it = 0; it < iters; ++it) {
-#pragma GCC unroll 12
-    for (int i = 0; i < kChains256; ++i) acc[i] = _mm256_fmadd_ps(acc[i], a, b);
-  }
-  __m256 sum = acc[0];
-  for (int i = 1; i < kChains256; ++i) sum = _mm256_add_ps(sum, acc[i]);
-  float lanes[8];
-  _mm256_storeu_ps(lanes, sum);
-  float total = 0;
-  for (float v : lanes) total += v;
-  return total;
-}
+ENC_FMA_CHAINS(Chains512, "avx512f", __m512, kChains512, 16, _mm512_set1_ps,
+               _mm512_fmadd_ps, _mm512_add_ps, _mm512_storeu_ps)
+ENC_FMA_CHAINS(Chains256, "avx2,fma", __m256, kChains256, 8, _mm256_set1_ps,
+               _mm256_fmadd_ps, _mm256_add_ps, _mm256_storeu_ps)
+#undef ENC_FMA_CHAINS
 
 }  // namespace
 

@@ -35,17 +35,8 @@ constexpr size_t kAlign = 64;
 constexpr uint64_t kMaxSlotFloats = uint64_t{1} << 40;
 
 const char* KindName(int32_t kind) {
-  switch (kind) {
-    case ENC_SLOT_VECTOR:
-      return "VECTOR";
-    case ENC_SLOT_PACKED_MATRIX:
-      return "PACKED_MATRIX";
-    case ENC_SLOT_TABLE:
-      return "TABLE";
-    case ENC_SLOT_PACKED_GATED:
-      return "PACKED_GATED";
-  }
-  return "?";
+  const char* noun = enc_slot_kind_noun(kind);
+  return noun != nullptr ? noun : "slot of an unknown kind";
 }
 
 // The first part's name, for messages about a descriptor that may be broken.
@@ -71,7 +62,7 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
     return Fail(
         ENC_ERR_INPUT,
         "%s: descriptor %d ('%s'): num_parts (%d) is outside %d..%d for "
-        "a %s",
+        "%s",
         fn, i, name, d.num_parts, min_parts, max_parts, KindName(d.kind));
   }
   if (gated && d.rows[0] != d.rows[1]) {
@@ -103,12 +94,11 @@ enc_status CheckDesc(const char* fn, const enc_weight_desc& d, int32_t i,
           name, (long long)d.cols);
     }
   } else if (d.cols < 1 || static_cast<uint64_t>(d.cols) > kMaxSlotFloats) {
-    return Fail(
-        ENC_ERR_INPUT,
-        "%s: descriptor %d ('%s'): cols (%lld) is outside 1..%llu for a "
-        "%s",
-        fn, i, name, (long long)d.cols, (unsigned long long)kMaxSlotFloats,
-        KindName(d.kind));
+    return Fail(ENC_ERR_INPUT,
+                "%s: descriptor %d ('%s'): cols (%lld) is outside 1..%llu for "
+                "%s",
+                fn, i, name, (long long)d.cols,
+                (unsigned long long)kMaxSlotFloats, KindName(d.kind));
   }
   if (enc::checkpoint::Find(d.checkpoint) == nullptr) {
     return Fail(ENC_ERR_INPUT,

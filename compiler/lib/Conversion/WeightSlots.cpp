@@ -35,20 +35,6 @@ std::optional<enc_slot_kind> roleOf(OpOperand &Use) {
   llvm_unreachable("every WeightRole is handled above");
 }
 
-const char *kindName(enc_slot_kind K) {
-  switch (K) {
-  case ENC_SLOT_VECTOR:
-    return "a vector";
-  case ENC_SLOT_PACKED_MATRIX:
-    return "a packed matrix";
-  case ENC_SLOT_TABLE:
-    return "a table";
-  case ENC_SLOT_PACKED_GATED:
-    return "a packed gated matrix";
-  }
-  return "?";
-}
-
 FailureOr<enc_slot_kind> kindOf(Operation *Op) {
   std::optional<enc_slot_kind> Kind;
   for (OpOperand &Use : Op->getUses()) {
@@ -57,8 +43,8 @@ FailureOr<enc_slot_kind> kindOf(Operation *Op) {
       continue;
     if (Kind && *Kind != *K)
       return Op->emitError("weight is used both as ")
-             << kindName(std::min(*Kind, *K)) << " and as "
-             << kindName(std::max(*Kind, *K))
+             << enc_slot_kind_noun(std::min(*Kind, *K)) << " and as "
+             << enc_slot_kind_noun(std::max(*Kind, *K))
              << ", which the loader cannot share";
     Kind = K;
   }
@@ -78,7 +64,7 @@ LogicalResult addWeight(EncoderLowering &E, WeightOp W) {
     if (*Kind != ENC_SLOT_TABLE)
       return W.emitError("a weight with allow_extra_rows must be a table, "
                          "but this one is ")
-             << kindName(*Kind);
+             << enc_slot_kind_noun(*Kind);
     S.MinFileRows = W.getType().getShape()[0];
   }
   E.Slots.push_back(S);

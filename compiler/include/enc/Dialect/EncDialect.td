@@ -80,7 +80,8 @@ class Enc_Op<string mnemonic, list<Trait> traits = []> :
 // The language's choices (Settings.def, through EncChoices.td), numbered
 // in the table's order from First: a value added to the language is a case
 // here, and the lowering's exhaustive switch to the runtime's C enum
-// (enc/ABI/RuntimeEnums.h) fails to compile until it is mapped.
+// (enc/ABI/RuntimeEnums.h) fails to compile until its table
+// (enc/ABI/RuntimeEnums.def) maps it.
 class Enc_ChoiceCases<list<string> Spellings, int First> {
   list<I32EnumAttrCase> Cases =
       !foreach(i, !range(!size(Spellings)),

@@ -12,6 +12,7 @@
 #ifndef ENC_KERNELS_MODEL_H_
 #define ENC_KERNELS_MODEL_H_
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "enc/kernels/gemm.h" /* enc_precision, a descriptor field */
@@ -31,6 +32,22 @@ typedef enum {
                                  parts, the gate [rows[0], cols] then the up
                                  projection [rows[1] == rows[0], cols] */
 } enc_slot_kind;
+
+/* How messages name a slot kind ("a packed matrix"), the compiler's and the
+ * loader's alike; NULL for a value that is no enc_slot_kind. */
+static inline const char *enc_slot_kind_noun(int32_t kind) {
+  switch (kind) {
+    case ENC_SLOT_VECTOR:
+      return "a vector";
+    case ENC_SLOT_PACKED_MATRIX:
+      return "a packed matrix";
+    case ENC_SLOT_TABLE:
+      return "a table";
+    case ENC_SLOT_PACKED_GATED:
+      return "a packed gated matrix";
+  }
+  return NULL;
+}
 
 /* The tensor names a weights file uses: enc's own (docs/weights.md) or a
  * Hugging Face layout's (docs/weights.md#hugging-face-layouts); the names and
