@@ -87,6 +87,14 @@ void EncoderResolver::noteSetting(SettingId Id) {
     note(rangeOfKey(Id), llvm::Twine(settingInfo(Id).Name) + " is set here");
 }
 
+// position_offset's error when no table learns positions (Why: what the
+// encoder has instead).
+static std::string unusedOffset(int64_t Offset, const llvm::Twine &Why) {
+  return ("position_offset (" + str(Offset) +
+          ") has no effect: positions are not learned (" + Why + ")")
+      .str();
+}
+
 // A float setting the model multiplies or divides by in fp32: positive and
 // finite once rounded to fp32.
 void EncoderResolver::checkPositiveFp32(SettingId Id) {
@@ -131,11 +139,9 @@ void EncoderResolver::checkRules(SettingId Id, bool InRange) {
       // relative(absolute = true) learns them too: checkChoiceRules.
       if (P && static_cast<PositionalKind>(*P) != PositionalKind::Learned &&
           static_cast<PositionalKind>(*P) != PositionalKind::Relative) {
-        ruleError(Id, "position_offset (" + str(*O) +
-                          ") has no effect: positions are not learned "
-                          "(positional is " +
-                          toString(static_cast<PositionalKind>(*P)).str() +
-                          ")");
+        ruleError(Id, unusedOffset(
+                          *O, "positional is " +
+                                  toString(static_cast<PositionalKind>(*P))));
         noteSetting(SettingId::positional);
       } else if (auto M = intOf(SettingId::max_len);
                  P && M && RangeOk[indexOf(SettingId::max_len)] &&
@@ -386,9 +392,7 @@ void EncoderResolver::checkChoiceRules(SettingId Id, const Choice &C,
                    str(Spec.RelBuckets / 2) + ")");
     else if (auto O = intOf(SettingId::position_offset);
              O && *O > 0 && !Spec.RelAbsolute)
-      error(R, "position_offset (" + str(*O) +
-                   ") has no effect: positions are not learned (relative "
-                   "without absolute = true)");
+      error(R, unusedOffset(*O, "relative without absolute = true"));
     return;
   case PositionalKind::None:
   case PositionalKind::Sinusoidal:

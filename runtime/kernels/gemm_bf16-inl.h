@@ -109,32 +109,41 @@ HWY_INLINE TileView ViewOf(const TileIo& t, int64_t p) {
   return view;
 }
 
-template <class Epi, size_t kRows>
-HWY_INLINE void StartTile(D d, const TileView& view, bool first,
-                          V (&acc)[kRows][kVecs]) {
-  if (first) {
-    Epi::template Init<kRows>(d, view, acc);
-    return;
-  }
-  for (size_t r = 0; r < kRows; ++r) {  // the partial sums of earlier K blocks
-    for (size_t v = 0; v < kVecs; ++v) {
-      acc[r][v] = LoadCols(d, view.y + r * view.ldy, v, view.cols);
+// A tile's edge over K (kStart: its beginning, else its end). Between K
+// blocks the partial sums wait in Y: a first block starts from the
+// epilogue's Init and a last one ends in its Finish; the others load the
+// earlier blocks' sums from Y, or store theirs there.
+template <class Epi, size_t kRows, bool kStart>
+HWY_INLINE void TileEdge(D d, const TileView& view, bool outermost,
+                         V (&acc)[kRows][kVecs]) {
+  if (outermost) {
+    if constexpr (kStart) {
+      Epi::template Init<kRows>(d, view, acc);
+    } else {
+      Epi::template Finish<kRows>(d, view, acc);
     }
-  }
-}
-
-template <class Epi, size_t kRows>
-HWY_INLINE void EndTile(D d, const TileView& view, bool last,
-                        V (&acc)[kRows][kVecs]) {
-  if (last) {
-    Epi::template Finish<kRows>(d, view, acc);
     return;
   }
   for (size_t r = 0; r < kRows; ++r) {
+    float* row = view.y + r * view.ldy;
     for (size_t v = 0; v < kVecs; ++v) {
-      StoreCols(acc[r][v], d, view.y + r * view.ldy, v, view.cols);
+      if constexpr (kStart) {
+        acc[r][v] = LoadCols(d, row, v, view.cols);
+      } else {
+        StoreCols(acc[r][v], d, row, v, view.cols);
+      }
     }
   }
+}
+template <class Epi, size_t kRows>
+HWY_INLINE void StartTile(D d, const TileView& view, bool first,
+                          V (&acc)[kRows][kVecs]) {
+  TileEdge<Epi, kRows, true>(d, view, first, acc);
+}
+template <class Epi, size_t kRows>
+HWY_INLINE void EndTile(D d, const TileView& view, bool last,
+                        V (&acc)[kRows][kVecs]) {
+  TileEdge<Epi, kRows, false>(d, view, last, acc);
 }
 
 // acc += x[r][kk] * (the panel row of one K step, widened), every row r.
