@@ -91,12 +91,13 @@ inline enc_status GemmAfterNorm(int32_t norm_kind, const float* gamma,
                           : enc_gemm(n, x, ldx, w, b, act, nullptr, 0, y, ldy);
 }
 
-// Runs body(r0, n, scratch) over rows [0, rows) in chunks of at most
-// chunk_rows, scratch being the calling thread's Tag buffer of chunk rows of
-// `width` floats; stops at the first status that is not ENC_OK.
+// Runs body(r0, n, scratch) over rows [0, rows) (none: ENC_OK) in chunks of at
+// most chunk_rows, scratch being the calling thread's Tag buffer of chunk rows
+// of `width` floats; stops at the first status that is not ENC_OK.
 template <typename Tag, typename Body>
 enc_status ForEachChunk(const char* fn, int64_t rows, int64_t chunk_rows,
                         int64_t width, Body body) {
+  if (rows <= 0) return ENC_OK;  // no scratch for no rows
   const int64_t chunk = std::min(rows, chunk_rows);
   float* scratch = ChunkScratch<Tag>(fn, chunk, width);
   if (scratch == nullptr) return ENC_ERR_NOMEM;
