@@ -340,7 +340,7 @@ HWY_INLINE void PackKeys(const AttentionArgs& a, const HeadShape& s, int64_t b,
   const enc_attention_params& p = a.p;
   const size_t L = s.L, dk = s.dk, dkp = s.dkp, kJ = s.kJ;
   const int64_t row0 = a.first_row[b];
-  const int64_t col = h * p.d_k;
+  const int64_t col = a.Col(h);
   const float* kbase = a.k + row0 * a.ld_kv + col;
   const float* vbase = a.v + row0 * a.ld_kv + col;
   // Kp, tr keys at a time through T (tr divides kJ: both are powers of two),
@@ -417,7 +417,7 @@ HWY_INLINE void QueryRows(const AttentionArgs& a, const HeadShape& s, int64_t b,
   const size_t N = s.N, L = s.L, dk = s.dk, dkp = s.dkp, kJ = s.kJ;
   const size_t ld = s.ld;
   const int64_t row0 = a.first_row[b];
-  const int64_t col = h * p.d_k;
+  const int64_t col = a.Col(h);
   // q and out hold the packed rows [q_first, q_end) only.
   float* out = a.out + col;
   const float* qbase = a.q + col;

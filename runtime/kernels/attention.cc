@@ -33,9 +33,9 @@ namespace HWY_NAMESPACE {
 static void AttentionTask(void* ctx, int64_t begin, int64_t end) {
   AttentionArgs& a = *static_cast<AttentionArgs*>(ctx);
   for (int64_t t = begin; t < end; ++t) {
-    const int64_t b = t / a.p.heads;
+    const int64_t b = t / a.Heads();
     if (SequenceLength(a, b) >= a.split_from) continue;  // done head by head
-    AttentionHead(a, b, t % a.p.heads);
+    AttentionHead(a, b, a.head0 + t % a.Heads());
   }
 }
 
@@ -44,7 +44,9 @@ static void ZeroAllPaddingProbs(const AttentionArgs& a) {
   if (a.p.probs == nullptr || !a.zero_padding_probs) return;
   for (int32_t b = 0; b < a.batch; ++b) {
     const HeadShape s = ShapeOf(a, b);
-    for (int64_t h = 0; h < a.p.heads; ++h) ZeroPaddingProbs(a, s, b, h);
+    for (int64_t h = a.head0; h < a.HeadEnd(); ++h) {
+      ZeroPaddingProbs(a, s, b, h);
+    }
   }
 }
 
@@ -104,7 +106,7 @@ static void LongSequence(AttentionArgs& a, int64_t b) {
     a.out_of_memory.store(true);
     return;
   }
-  for (int64_t h = 0; h < a.p.heads && !a.out_of_memory.load(); ++h) {
+  for (int64_t h = a.head0; h < a.HeadEnd() && !a.out_of_memory.load(); ++h) {
     SharedHead t{&a, s, b, h, CarvePanels(s, buf), q, kb.lo};
     if (a.p.rel_bucket != nullptr) FillRelative(a, s, h, t.hp.Rel);
     enc_parallel_for(static_cast<int64_t>((kb.hi - kb.lo) / s.kJ), 4, &PackTask,
@@ -117,7 +119,7 @@ static void LongSequence(AttentionArgs& a, int64_t b) {
 
 void Attention(AttentionArgs& a) {
   ZeroAllPaddingProbs(a);
-  const int64_t tasks = static_cast<int64_t>(a.batch) * a.p.heads;
+  const int64_t tasks = static_cast<int64_t>(a.batch) * a.Heads();
 #ifdef ENC_ATTENTION_HAVE_THREADS
   // Multiply-adds of the two products. Below ~2^16 (a few microseconds) waking
   // the pool costs more than it saves.
@@ -129,7 +131,7 @@ void Attention(AttentionArgs& a) {
     const double keys = a.p.window > 0 ? std::min(len, a.p.window + 1.0) : len;
     work += 2 * static_cast<double>(q.hi - q.lo) * keys;
   }
-  work *= static_cast<double>(a.p.heads) * a.p.d_k;
+  work *= static_cast<double>(a.Heads()) * a.p.d_k;
   if (work >= 65536.0) {
     a.split_from = AttentionSplitFrom(enc_threads_count());
     enc_parallel_for(tasks, 1, &AttentionTask, &a);

@@ -38,6 +38,14 @@ struct AttentionArgs {
   // Keys per step of the online softmax (AttentionTileKeys; rounded up to
   // the target's key block).
   size_t tile_keys = 0;
+  // The heads this call runs, [head0, head_end) (head_end 0: every head).
+  // q, k, v and out hold head h at columns Col(h); the positional bias and
+  // the probabilities are indexed by h among all p.heads.
+  int64_t head0 = 0, head_end = 0;
+
+  int64_t HeadEnd() const { return head_end > 0 ? head_end : p.heads; }
+  int64_t Heads() const { return HeadEnd() - head0; }
+  int64_t Col(int64_t h) const { return (h - head0) * p.d_k; }
 };
 
 // The online softmax's tile: a block of query rows scores this many keys at
@@ -63,6 +71,10 @@ size_t AttentionSplitFrom(int threads);
 // Tests: min_len > 0 splits every sequence at least that long (whatever the
 // thread count); 0 restores the default.
 void SetAttentionSplitFromForTest(int64_t min_len);
+
+// Tests: heads > 0 makes enc_attention_block run that many heads per group
+// whatever the rows (kernels/attention_block.cc); 0 restores the default.
+void SetAttentionBlockHeadsPerGroupForTest(int64_t heads);
 
 // Each sequence's first packed row, in a buffer of the calling thread kept
 // for its next call; *rows: the packed rows of all of them.

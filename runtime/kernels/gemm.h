@@ -41,4 +41,15 @@ struct enc_packed_gated {
   enc_packed_b packed;
 };
 
+namespace enc {
+// Columns per panel of w's format and target.
+int64_t PanelWidth(const enc_packed_b& w);
+
+// A view of the whole panels of w that hold its output columns [c0, c1)
+// (0 <= c0 < c1 <= n), for enc_gemm: Y column j of the view is W's column
+// *first_col + j. It borrows w's panels: never freed, valid while w is.
+enc_packed_b ColumnPanels(const enc_packed_b& w, int64_t c0, int64_t c1,
+                          int64_t* first_col);
+}  // namespace enc
+
 #endif  // ENC_RUNTIME_KERNELS_GEMM_H_

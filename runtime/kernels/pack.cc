@@ -253,6 +253,47 @@ extern "C" int64_t enc_gemm_packed_k(const enc_packed_b* p) {
   return p == nullptr ? 0 : p->k;
 }
 
+namespace enc {
+int64_t PanelWidth(const enc_packed_b& w) {
+  switch (w.precision) {
+    case ENC_PRECISION_FP32:
+      return w.layout.panel;
+    case ENC_PRECISION_INT8:
+      return w.int8.kernel.panel;
+    case ENC_PRECISION_BF16:
+      return w.bf16.kernel.panel;
+  }
+  return 0;
+}
+
+enc_packed_b ColumnPanels(const enc_packed_b& w, int64_t c0, int64_t c1,
+                          int64_t* first_col) {
+  const int64_t width = PanelWidth(w);
+  const int64_t p0 = c0 / width, p1 = (c1 + width - 1) / width;
+  enc_packed_b view = w;
+  view.panels = p1 - p0;
+  view.n = std::min(w.n, p1 * width) - p0 * width;
+  view.bytes = 0;  // owns nothing
+  switch (w.precision) {
+    case ENC_PRECISION_FP32:
+      view.data = w.data + p0 * w.k * width;
+      break;
+    case ENC_PRECISION_INT8:
+      view.int8.block = nullptr;
+      view.int8.panels =
+          w.int8.panels + p0 * w.int8.groups * width * kInt8Group;
+      view.int8.scales = w.int8.scales + p0 * width;
+      view.int8.sums = w.int8.sums + p0 * width;
+      break;
+    case ENC_PRECISION_BF16:
+      view.bf16.data = w.bf16.data + p0 * w.bf16.kpairs * width;
+      break;
+  }
+  *first_col = p0 * width;
+  return view;
+}
+}  // namespace enc
+
 extern "C" void enc_gemm_gated_free(enc_packed_gated* p) {
   if (p == nullptr) return;
   FreeBlock(p->packed.data);

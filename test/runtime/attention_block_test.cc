@@ -31,9 +31,11 @@ struct PackedDeleter {
 };
 using Packed = std::unique_ptr<enc_packed_b, PackedDeleter>;
 
-Packed Pack(const std::vector<float>& w, int64_t n, int64_t k) {
+Packed Pack(const std::vector<float>& w, int64_t n, int64_t k,
+            enc_precision precision = ENC_PRECISION_FP32) {
   enc_packed_b* p = nullptr;
-  EXPECT_EQ(enc_gemm_pack(w.data(), n, k, &p), ENC_OK);
+  const float* part = w.data();
+  EXPECT_EQ(enc_gemm_pack_parts_as(precision, 1, &part, &n, k, &p), ENC_OK);
   return Packed(p);
 }
 
@@ -45,13 +47,14 @@ struct Case {
   bool norm = true;
   bool bias = true;
   bool alibi = false;
+  enc_precision precision = ENC_PRECISION_FP32;  // of wq, wkv and wo
 };
 
 struct Layer {
   Case c;
   int batch, rows, d;
-  std::vector<float> x, wq, bq, wo, bo, k, v, gamma, beta, cos, sin, slopes;
-  Packed pq, po;
+  std::vector<float> x, wq, bq, wkv, bkv, wo, bo, gamma, beta, cos, sin, slopes;
+  Packed pq, pkv, po;
   enc_attention_params p{};
 
   explicit Layer(const Case& cs) : c(cs) {
@@ -69,13 +72,13 @@ struct Layer {
     fill(bq, d, 0.1f);
     fill(wo, static_cast<size_t>(c.d_model) * d, 0.3f);
     fill(bo, c.d_model, 0.1f);
-    // k and v as other columns of one [rows, 2d] buffer, as the compiler
-    // places them.
-    fill(k, static_cast<size_t>(rows) * 2 * d, 1.0f);
+    fill(wkv, static_cast<size_t>(2 * d) * c.d_model, 0.3f);
+    fill(bkv, 2 * d, 0.1f);
     fill(gamma, c.d_model, 1.0f);
     fill(beta, c.d_model, 0.1f);
-    pq = Pack(wq, d, c.d_model);
-    po = Pack(wo, c.d_model, d);
+    pq = Pack(wq, d, c.d_model, c.precision);
+    pkv = Pack(wkv, 2 * d, c.d_model, c.precision);
+    po = Pack(wo, c.d_model, d, c.precision);
     const int max_len = c.seq + 1;
     p.heads = c.heads;
     p.d_k = c.d_k;
@@ -102,30 +105,30 @@ struct Layer {
       p.alibi_slopes = slopes.data();
     }
   }
-  const float* K() const { return k.data(); }
-  const float* V() const { return k.data() + d; }
   const float* Gamma() const { return c.norm ? gamma.data() : nullptr; }
   const float* Beta() const { return c.norm ? beta.data() : nullptr; }
   const float* Bq() const { return c.bias ? bq.data() : nullptr; }
+  const float* Bkv() const { return c.bias ? bkv.data() : nullptr; }
   const float* Bo() const { return c.bias ? bo.data() : nullptr; }
 
-  // The sub-layer unchunked: all queries, all outputs, then the projection.
+  // x (normed) W^T + b into out [rows, ld].
+  void Project(const enc_packed_b* w, const float* b, float* out,
+               int64_t ld) const {
+    enc_status s = c.norm
+                       ? enc_gemm_normed(ENC_NORM_LAYER, Gamma(), Beta(), 1e-5f,
+                                         rows, x.data(), c.d_model, w, b,
+                                         ENC_ACT_NONE, nullptr, 0, out, ld)
+                       : enc_gemm(rows, x.data(), c.d_model, w, b, ENC_ACT_NONE,
+                                  nullptr, 0, out, ld);
+    EXPECT_EQ(s, ENC_OK) << enc_last_error();
+  }
+
+  // The sub-layer unchunked: all queries, keys and values, all outputs,
+  // then the projection.
   std::vector<float> Reference(float* probs) const {
     std::vector<float> qkv(static_cast<size_t>(rows) * 3 * d);
-    std::vector<float> q(static_cast<size_t>(rows) * d);
-    enc_status s =
-        c.norm ? enc_gemm_normed(ENC_NORM_LAYER, Gamma(), Beta(), 1e-5f, rows,
-                                 x.data(), c.d_model, pq.get(), Bq(),
-                                 ENC_ACT_NONE, nullptr, 0, q.data(), d)
-               : enc_gemm(rows, x.data(), c.d_model, pq.get(), Bq(),
-                          ENC_ACT_NONE, nullptr, 0, q.data(), d);
-    EXPECT_EQ(s, ENC_OK);
-    for (int r = 0; r < rows; ++r) {
-      std::copy(q.begin() + r * d, q.begin() + (r + 1) * d,
-                qkv.begin() + r * 3 * d);
-      std::copy(k.begin() + r * 2 * d, k.begin() + (r + 1) * 2 * d,
-                qkv.begin() + r * 3 * d + d);
-    }
+    Project(pq.get(), Bq(), qkv.data(), 3 * d);
+    Project(pkv.get(), Bkv(), qkv.data() + d, 3 * d);
     enc_attention_params pp = p;
     pp.probs = probs;
     std::vector<float> o(static_cast<size_t>(rows) * d);
@@ -145,7 +148,7 @@ struct Layer {
     pp.probs = probs;
     return enc_attention_block(&pp, batch, c.seq, c.lengths.data(),
                                ENC_NORM_LAYER, Gamma(), Beta(), 1e-5f, x.data(),
-                               c.d_model, pq.get(), Bq(), K(), V(), 2 * d,
+                               c.d_model, pq.get(), Bq(), pkv.get(), Bkv(),
                                po.get(), Bo(), y, ldy);
   }
 };
@@ -232,6 +235,41 @@ TEST(AttentionBlock, LongSequenceHeadByHead) {
   enc_set_num_threads(threads);
 }
 
+// Long inputs go a head group at a time: groups of one head and uneven
+// groups (3 + 1), global and local, with RoPE or ALiBi, with and without
+// a norm and biases, the probabilities written per group; each against the
+// reference of all heads at once.
+TEST(AttentionBlock, HeadGroups) {
+  const int threads = enc_threads_count();
+  for (int t : {1, 2}) {
+    enc_set_num_threads(t);
+    enc::SetAttentionSplitFromForTest(t == 2 ? 256 : 0);
+    for (int64_t group : {1, 3}) {
+      enc::SetAttentionBlockHeadsPerGroupForTest(group);
+      ForEachTarget([&] {
+        RunCase({4, 8, 24, 400, {400, 0, 1, 399, 350}}, /*with_probs=*/true);
+        Case c{4, 16, 40, 1100, {1100, 300}, /*window=*/64};
+        c.norm = false;
+        c.bias = false;
+        RunCase(c, true);
+        c.window = 0;
+        c.rope = false;
+        c.alibi = true;
+        c.norm = true;
+        RunCase(c, false);
+        // The views of whole panels in the other formats.
+        for (enc_precision pr : {ENC_PRECISION_INT8, ENC_PRECISION_BF16}) {
+          c.precision = pr;
+          RunCase(c, false);
+        }
+      });
+    }
+  }
+  enc::SetAttentionBlockHeadsPerGroupForTest(0);
+  enc::SetAttentionSplitFromForTest(0);
+  enc_set_num_threads(threads);
+}
+
 // Bad arguments: ENC_ERR_INPUT naming the problem, and y not written.
 TEST(AttentionBlock, RefusesBadArguments) {
   Layer l({2, 4, 8, 16, {16, 5}});
@@ -241,39 +279,55 @@ TEST(AttentionBlock, RefusesBadArguments) {
         std::all_of(y.begin(), y.end(), [](float f) { return f == 7.0f; }));
   };
   enc_attention_params p = l.p;
-  auto call = [&](const enc_packed_b* wq, const enc_packed_b* wo,
-                  int32_t norm_kind, const float* k, float* out) {
-    return enc_attention_block(&p, l.batch, 16, l.c.lengths.data(), norm_kind,
-                               l.Gamma(), l.Beta(), 1e-5f, l.x.data(), 8, wq,
-                               l.Bq(), k, k + 8, 16, wo, l.Bo(), out, 8);
+  auto call = [&](const enc_packed_b* wq, const enc_packed_b* wkv,
+                  const enc_packed_b* wo, int32_t norm_kind,
+                  const int32_t* lengths, float* out) {
+    return enc_attention_block(&p, l.batch, 16, lengths, norm_kind, l.Gamma(),
+                               l.Beta(), 1e-5f, l.x.data(), 8, wq, l.Bq(), wkv,
+                               l.Bkv(), wo, l.Bo(), out, 8);
+  };
+  const int32_t* lengths = l.c.lengths.data();
+  auto names = [](const char* what) {
+    EXPECT_NE(std::string(enc_last_error()).find(what), std::string::npos)
+        << enc_last_error();
   };
   // wq and wo swapped: [8, 8] both here, so use a wrong-sized one.
   std::vector<float> w16(16 * 8, 0.0f);
   Packed wide = Pack(w16, 16, 8);
-  EXPECT_EQ(call(wide.get(), l.po.get(), ENC_NORM_LAYER, l.K(), y.data()),
+  EXPECT_EQ(call(wide.get(), l.pkv.get(), l.po.get(), ENC_NORM_LAYER, lengths,
+                 y.data()),
             ENC_ERR_INPUT);
-  EXPECT_NE(std::string(enc_last_error()).find("wq"), std::string::npos)
-      << enc_last_error();
+  names("wq");
   untouched();
-  EXPECT_EQ(call(l.pq.get(), l.po.get(), 7, l.K(), y.data()), ENC_ERR_INPUT);
-  EXPECT_NE(std::string(enc_last_error()).find("norm_kind"), std::string::npos);
-  untouched();
-  EXPECT_EQ(call(nullptr, l.po.get(), ENC_NORM_LAYER, l.K(), y.data()),
+  // wkv with the queries' shape.
+  EXPECT_EQ(call(l.pq.get(), l.pq.get(), l.po.get(), ENC_NORM_LAYER, lengths,
+                 y.data()),
             ENC_ERR_INPUT);
+  names("wkv");
   untouched();
-  // y over the keys.
-  std::vector<float> kv = l.k;
-  EXPECT_EQ(call(l.pq.get(), l.po.get(), ENC_NORM_LAYER, kv.data(), kv.data()),
+  EXPECT_EQ(call(l.pq.get(), l.pkv.get(), l.po.get(), 7, lengths, y.data()),
             ENC_ERR_INPUT);
-  EXPECT_NE(std::string(enc_last_error()).find("overlaps"), std::string::npos);
-  EXPECT_EQ(kv, l.k);
+  names("norm_kind");
+  untouched();
+  EXPECT_EQ(
+      call(l.pq.get(), nullptr, l.po.get(), ENC_NORM_LAYER, lengths, y.data()),
+      ENC_ERR_INPUT);
+  names("wkv is NULL");
+  untouched();
+  // y over x's rows, one row in.
+  std::vector<float> x_saved = l.x;
+  EXPECT_EQ(enc_attention_block(&p, l.batch, 16, lengths, ENC_NORM_LAYER,
+                                l.Gamma(), l.Beta(), 1e-5f, l.x.data(), 8,
+                                l.pq.get(), l.Bq(), l.pkv.get(), l.Bkv(),
+                                l.po.get(), l.Bo(), l.x.data() + 8, 8),
+            ENC_ERR_INPUT);
+  names("overlaps");
+  EXPECT_EQ(l.x, x_saved);
   // A length over seq_len.
   std::vector<int32_t> bad = {17, 5};
-  EXPECT_EQ(
-      enc_attention_block(&p, 2, 16, bad.data(), ENC_NORM_LAYER, l.Gamma(),
-                          l.Beta(), 1e-5f, l.x.data(), 8, l.pq.get(), l.Bq(),
-                          l.K(), l.V(), 16, l.po.get(), l.Bo(), y.data(), 8),
-      ENC_ERR_INPUT);
+  EXPECT_EQ(call(l.pq.get(), l.pkv.get(), l.po.get(), ENC_NORM_LAYER,
+                 bad.data(), y.data()),
+            ENC_ERR_INPUT);
   untouched();
 }
 

@@ -307,18 +307,14 @@ LogicalResult AttentionBlockOp::lowerToRuntime(EncoderLowering &E) {
   Location L = Op.getLoc();
   View X = E.view(Op.getInput());
   View Y = E.resultView(Op);
-  View K = E.view(Op.getK()), V = E.view(Op.getV());
-  if (K.Ld != V.Ld)
-    return Op.emitError("k and v must share a row stride, not ")
-           << K.Ld << " and " << V.Ld;
-  storeAttentionParams(E, Op, width(Op.getK()));
+  storeAttentionParams(E, Op, rows(Op.getQWeight()));
   SmallVector<Value> Args = {E.AttentionParams, E.Batch, E.SeqLen,
                              E.view(Op.getLengths()).Ptr};
   Args.append(normPrologueOrNone(E, Op, L));
   Args.append({X.Ptr, B.i64(X.Ld, L), E.view(Op.getQWeight()).Ptr,
-               E.ptrOrNull(Op.getQBias(), L), K.Ptr, V.Ptr, B.i64(K.Ld, L),
-               E.view(Op.getOutWeight()).Ptr, E.ptrOrNull(Op.getOutBias(), L),
-               Y.Ptr, B.i64(Y.Ld, L)});
+               E.ptrOrNull(Op.getQBias(), L), E.view(Op.getKvWeight()).Ptr,
+               E.ptrOrNull(Op.getKvBias(), L), E.view(Op.getOutWeight()).Ptr,
+               E.ptrOrNull(Op.getOutBias(), L), Y.Ptr, B.i64(Y.Ld, L)});
   B.callChecked(ENC_RUNTIME_CALLEE(enc_attention_block), Args, L);
   return success();
 }

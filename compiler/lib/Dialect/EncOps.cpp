@@ -459,34 +459,45 @@ std::optional<AttentionFacts> enc::attentionFacts(Operation *Op) {
         static_cast<int64_t>(A.getWindow()), A.getScale().convertToFloat()};
   if (auto A = dyn_cast<AttentionBlockOp>(Op))
     return AttentionFacts{
-        static_cast<int64_t>(A.getHeads()), width(A.getK().getType()),
+        static_cast<int64_t>(A.getHeads()), shape(A.getQWeight().getType())[0],
         static_cast<int64_t>(A.getWindow()), A.getScale().convertToFloat()};
   return std::nullopt;
 }
 
 /// enc_attention_block reads each chunk's rows of x before it writes them
-/// (enc/kernels/attention_block.h); k and v are never written.
+/// (enc/kernels/attention_block.h).
 OpOperand *AttentionBlockOp::getReplaceableOperand() {
   return &getInputMutable();
 }
 bool AttentionBlockOp::allowsColumnSiblings() { return false; }
 
 LogicalResult AttentionBlockOp::verify() {
-  Type X = getInput().getType(), K = getK().getType();
-  if (getV().getType() != K)
-    return emitOpError() << "k and v must have one type; got " << K << " and "
-                         << getV().getType();
+  Type X = getInput().getType();
   if (getType() != X)
     return emitOpError() << "result type " << getType()
                          << " differs from the input's " << X;
-  // The query projection x -> [.., D] (k's width) and the output one back.
-  if (failed(verifyProjection(*this, X, getQWeight().getType(), K, getQBias(),
-                              1, "heads * d_k")) ||
-      failed(verifyProjection(*this, K, getOutWeight().getType(), X,
+  if (failed(verifyActivation(*this, X, "input")))
+    return failure();
+  auto WQ = cast<RankedTensorType>(getQWeight().getType());
+  if (rank(WQ) != 2)
+    return emitOpError() << "q_weight must be a matrix, not " << str(shape(WQ));
+  // The queries [.., D] (D: Wq's rows), the keys and values [.., 2D] and the
+  // output projection back to x's width.
+  auto AsRows = [&](int64_t D) {
+    SmallVector<int64_t> S(shape(X));
+    S.back() = D;
+    return RankedTensorType::get(S, WQ.getElementType());
+  };
+  int64_t D = WQ.getShape()[0];
+  if (failed(verifyProjection(*this, X, WQ, AsRows(D), getQBias(), 1,
+                              "heads * d_k")) ||
+      failed(verifyProjection(*this, X, getKvWeight().getType(), AsRows(2 * D),
+                              getKvBias(), 1, "2 * heads * d_k")) ||
+      failed(verifyProjection(*this, AsRows(D), getOutWeight().getType(), X,
                               getOutBias(), 1, "d_model")) ||
       failed(verifyNormPrologue(*this)))
     return failure();
-  return verifyAttention(*this, width(K));
+  return verifyAttention(*this, D);
 }
 
 /// enc_ffn_block reads each chunk's rows of x before it writes them

@@ -56,10 +56,12 @@ WeightRole GatedLinearOp::getWeightRole(unsigned Index) {
 WeightRole NormOp::getWeightRole(unsigned) { return WeightRole::Vector; }
 
 WeightRole AttentionBlockOp::getWeightRole(unsigned Index) {
-  if (is(*this, Index, getQWeight()) || is(*this, Index, getOutWeight()))
+  if (is(*this, Index, getQWeight()) || is(*this, Index, getKvWeight()) ||
+      is(*this, Index, getOutWeight()))
     return WeightRole::Matrix;
-  if (is(*this, Index, getQBias()) || is(*this, Index, getOutBias()) ||
-      is(*this, Index, getNormGamma()) || is(*this, Index, getNormBeta()))
+  if (is(*this, Index, getQBias()) || is(*this, Index, getKvBias()) ||
+      is(*this, Index, getOutBias()) || is(*this, Index, getNormGamma()) ||
+      is(*this, Index, getNormBeta()))
     return WeightRole::Vector;
   return WeightRole::Table; // the positional tables
 }

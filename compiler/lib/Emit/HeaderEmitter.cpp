@@ -320,12 +320,19 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
      << "there, from a\n"
      << " *   forked process that neither " << N
      << "_free nor the process's exit waits for\n"
-     << " *   (docs/weights.md#the-cache-directory).\n"
-     << " * Each calling thread keeps a workspace of " << N
-     << "_workspace_bytes(batch, seq_len)\n"
-     << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand and "
-     << "reused, plus the attention\n"
-     << " * kernel's per-thread scratch of one head's keys and values";
+     << " *   (docs/weights.md#the-cache-directory).\n";
+  if (Arena > 0)
+    OS << " * Each calling thread keeps a workspace of " << N
+       << "_workspace_bytes(batch, seq_len)\n"
+       << " * = " << 4 * Arena << " * batch * seq_len bytes, grown on demand "
+       << "and reused, plus the attention\n"
+       << " * kernel's per-thread scratch of one head's keys and values";
+  else
+    OS << " * " << N << "_workspace_bytes(batch, seq_len) is 0: no activation "
+       << "takes a workspace.\n"
+       << " * Each calling thread keeps, grown on demand and reused, the "
+       << "attention kernel's\n"
+       << " * per-thread scratch of one head's keys and values";
   // The chunked sub-layers' scratch: a chunk of queries (attention_block.h)
   // and a chunk of hidden rows (ffn_block.h).
   int64_t QueryWidth = 0, HiddenWidth = 0;
@@ -333,16 +340,22 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
     if (auto A = dyn_cast<AttentionBlockOp>(Op))
       QueryWidth = std::max<int64_t>(
           QueryWidth,
-          cast<RankedTensorType>(A.getK().getType()).getShape().back());
+          cast<RankedTensorType>(A.getQWeight().getType()).getShape()[0]);
     if (auto B = dyn_cast<FfnBlockOp>(Op))
       HiddenWidth = std::max<int64_t>(
           HiddenWidth,
           cast<RankedTensorType>(B.getOutWeight().getType()).getShape()[1]);
   });
   if (QueryWidth > 0)
-    OS << ",\n * the queries of at most " << ENC_ATTENTION_BLOCK_CHUNK_ROWS
-       << " rows (" << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
-       << " bytes)";
+    OS << ",\n * the keys and values of every row while they take at most "
+       << ENC_ATTENTION_BLOCK_KV_BYTES << " bytes\n * (" << 8 * QueryWidth
+       << " bytes a row) and the queries of at most "
+       << ENC_ATTENTION_BLOCK_CHUNK_ROWS << " rows ("
+       << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
+       << " bytes);\n * for more rows, the attention output of every row ("
+       << 4 * QueryWidth << " bytes a row) and\n * the queries, keys and "
+       << "values of every row of as many heads as "
+       << ENC_ATTENTION_BLOCK_GROUP_BYTES << "\n * bytes hold (at least one)";
   if (HiddenWidth > 0)
     OS << ",\n * the feed-forward activations of at most "
        << ENC_FFN_BLOCK_CHUNK_ROWS << " rows ("

@@ -2,9 +2,9 @@
 //===//
 //
 // A fused QKV projection, its attention and the output projection that adds
-// to the same rows become one projection of the keys and values and an
-// enc.attention_block: the queries and attention outputs of all rows then
-// never take arena memory (docs/c-abi.md#memory).
+// to the same rows become one enc.attention_block: the queries, keys, values
+// and attention outputs of all rows then never take arena memory
+// (docs/c-abi.md#memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,7 +69,7 @@ void chunk(AttentionOp Attn) {
       Out.getNorm() || Out.getActivation() != ActivationKind::none)
     return;
 
-  // K and V of every row, where the QKV projection was.
+  // The keys' and values' weights stacked, where the QKV projection was.
   OpBuilder B(QKV);
   auto stack = [&](ConcatWeightsOp C) -> Value {
     if (!C)
@@ -81,31 +81,18 @@ void chunk(AttentionOp Attn) {
         C.getLoc(), RankedTensorType::get(Shape, First.getElementType()),
         ValueRange{C.getParts()[1], C.getParts()[2]});
   };
-  auto QKVTy = cast<RankedTensorType>(QKV.getType());
-  auto KVTy =
-      RankedTensorType::get({QKVTy.getShape()[0], QKVTy.getShape()[1], 2 * D},
-                            QKVTy.getElementType());
   // In this order, whatever the compiler's order of argument evaluation: the
   // slots follow the ops.
   Value KVWeight = stack(W);
   Value KVBias = stack(Bias);
-  Value KV = B.create<LinearOp>(QKV.getLoc(), KVTy, X, KVWeight, KVBias,
-                                Value(), QKV.getNormGamma(), QKV.getNormBeta(),
-                                QKV.getActivationAttr(), QKV.getNormAttr(),
-                                QKV.getNormEpsAttr());
-  Type SliceTy = Attn.getQ().getType();
-  Value K = B.create<SliceColumnsOp>(Slices[1].getLoc(), SliceTy, KV,
-                                     B.getI64IntegerAttr(0));
-  Value V = B.create<SliceColumnsOp>(Slices[2].getLoc(), SliceTy, KV,
-                                     B.getI64IntegerAttr(D));
 
-  // The queries, attention and output projection, chunk by chunk.
+  // The projections, attention and output projection in one op.
   B.setInsertionPoint(Out);
   Location L = B.getFusedLoc({QKV.getLoc(), Attn.getLoc(), Out.getLoc()});
   Value Y = B.create<AttentionBlockOp>(
-      L, Out.getType(), X, W.getParts()[0], K, V, Attn.getLengths(),
-      Out.getWeight(), Bias ? Bias.getParts()[0] : Value(), Out.getBias(),
-      QKV.getNormGamma(), QKV.getNormBeta(), Attn.getTables(),
+      L, Out.getType(), X, W.getParts()[0], KVWeight, Attn.getLengths(),
+      Out.getWeight(), Bias ? Bias.getParts()[0] : Value(), KVBias,
+      Out.getBias(), QKV.getNormGamma(), QKV.getNormBeta(), Attn.getTables(),
       Attn.getHeadsAttr(), Attn.getScaleAttr(), Attn.getPositionalAttr(),
       Attn.getRopeStyleAttr(), Attn.getWindowAttr(), QKV.getNormAttr(),
       QKV.getNormEpsAttr());

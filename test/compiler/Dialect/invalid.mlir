@@ -605,25 +605,25 @@ func.func @attention_relative_bias(%q: tensor<?x?x8xf32>, %len: tensor<?xi32>, %
 // enc.attention_block
 //===----------------------------------------------------------------------===//
 
-func.func @attention_block_kv(%x: tensor<?x?x8xf32>, %k: tensor<?x?x4xf32>, %v: tensor<?x?x8xf32>, %len: tensor<?xi32>, %wq: tensor<4x8xf32>, %wo: tensor<8x4xf32>) -> tensor<?x?x8xf32> {
-  // expected-error @+1 {{'enc.attention_block' op k and v must have one type; got 'tensor<?x?x4xf32>' and 'tensor<?x?x8xf32>'}}
-  %0 = enc.attention_block %x, %wq, %k, %v, %len, %wo {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<?x?x4xf32>, tensor<?x?x8xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
+func.func @attention_block_kv(%x: tensor<?x?x8xf32>, %wkv: tensor<4x8xf32>, %len: tensor<?xi32>, %wq: tensor<4x8xf32>, %wo: tensor<8x4xf32>) -> tensor<?x?x8xf32> {
+  // expected-error @+1 {{'enc.attention_block' op result width (8) does not match the weight's 2 * heads * d_k (4)}}
+  %0 = enc.attention_block %x, %wq, %wkv, %len, %wo {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
   return %0 : tensor<?x?x8xf32>
 }
 
 // -----
 
-func.func @attention_block_out_weight(%x: tensor<?x?x8xf32>, %k: tensor<?x?x4xf32>, %len: tensor<?xi32>, %wq: tensor<4x8xf32>, %wo: tensor<8x8xf32>) -> tensor<?x?x8xf32> {
+func.func @attention_block_out_weight(%x: tensor<?x?x8xf32>, %wkv: tensor<8x8xf32>, %len: tensor<?xi32>, %wq: tensor<4x8xf32>, %wo: tensor<8x8xf32>) -> tensor<?x?x8xf32> {
   // expected-error @+1 {{'enc.attention_block' op input width (4) does not match the weight's in_features (8)}}
-  %0 = enc.attention_block %x, %wq, %k, %k, %len, %wo {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?xi32>, tensor<8x8xf32>) -> tensor<?x?x8xf32>
+  %0 = enc.attention_block %x, %wq, %wkv, %len, %wo {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<?xi32>, tensor<8x8xf32>) -> tensor<?x?x8xf32>
   return %0 : tensor<?x?x8xf32>
 }
 
 // -----
 
-func.func @attention_block_heads(%x: tensor<?x?x8xf32>, %k: tensor<?x?x4xf32>, %len: tensor<?xi32>, %wq: tensor<4x8xf32>, %wo: tensor<8x4xf32>) -> tensor<?x?x8xf32> {
+func.func @attention_block_heads(%x: tensor<?x?x8xf32>, %wkv: tensor<8x8xf32>, %len: tensor<?xi32>, %wq: tensor<4x8xf32>, %wo: tensor<8x4xf32>) -> tensor<?x?x8xf32> {
   // expected-error @+1 {{'enc.attention_block' op width (4) is not divisible by heads (3)}}
-  %0 = enc.attention_block %x, %wq, %k, %k, %len, %wo {heads = 3 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
+  %0 = enc.attention_block %x, %wq, %wkv, %len, %wo {heads = 3 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
   return %0 : tensor<?x?x8xf32>
 }
 

@@ -160,19 +160,22 @@ func.func @attention(%qkv: tensor<?x?x24xf32>, %len: tensor<?xi32>)
 }
 
 // CHECK-LABEL: func.func @attention_block
-// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?x8xf32>, %[[K:[^:]*]]: tensor<?x?x4xf32>, %[[V:[^:]*]]: tensor<?x?x4xf32>, %[[LEN:[^:]*]]: tensor<?xi32>)
-func.func @attention_block(%x: tensor<?x?x8xf32>, %k: tensor<?x?x4xf32>, %v: tensor<?x?x4xf32>, %len: tensor<?xi32>) -> (tensor<?x?x8xf32>, tensor<?x?x8xf32>) {
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?x8xf32>, %[[LEN:[^:]*]]: tensor<?xi32>)
+func.func @attention_block(%x: tensor<?x?x8xf32>, %len: tensor<?xi32>) -> (tensor<?x?x8xf32>, tensor<?x?x8xf32>) {
   %wq = enc.weight "q.weight" : tensor<4x8xf32>
+  // CHECK: %[[WKV:.*]] = enc.weight "kv.weight"
+  %wkv = enc.weight "kv.weight" : tensor<8x8xf32>
   %wo = enc.weight "o.weight" : tensor<8x4xf32>
   %bq = enc.weight "q.bias" : tensor<4xf32>
+  %bkv = enc.weight "kv.bias" : tensor<8xf32>
   %bo = enc.weight "o.bias" : tensor<8xf32>
   %g = enc.weight "norm.weight" : tensor<8xf32>
   %b = enc.weight "norm.bias" : tensor<8xf32>
   %slopes = enc.positional_table alibi_slopes {dim = 2 : i64} : tensor<2xf32>
-  // CHECK: enc.attention_block %[[X]], %{{.*}}, %[[K]], %[[V]], %[[LEN]], %{{.*}} {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 5.000000e-01 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
-  %0 = enc.attention_block %x, %wq, %k, %v, %len, %wo {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
-  // CHECK: enc.attention_block %[[X]], %{{.*}}, %[[K]], %[[V]], %[[LEN]], %{{.*}} q_bias(%{{.*}}) out_bias(%{{.*}}) norm_gamma(%{{.*}}) norm_beta(%{{.*}}) tables(%{{.*}}) {heads = 2 : i64, norm = #enc<norm_kind layernorm>, norm_eps = 9.99999974E-6 : f32, positional = #enc<attn_positional alibi>, scale = 5.000000e-01 : f32, window = 4 : i64}
-  %1 = enc.attention_block %x, %wq, %k, %v, %len, %wo q_bias(%bq) out_bias(%bo) norm_gamma(%g) norm_beta(%b) tables(%slopes) {heads = 2 : i64, norm = #enc<norm_kind layernorm>, norm_eps = 1.0e-5 : f32, positional = #enc<attn_positional alibi>, scale = 0.5 : f32, window = 4 : i64} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<?x?x4xf32>, tensor<?x?x4xf32>, tensor<?xi32>, tensor<8x4xf32>, tensor<4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.attention_block %[[X]], %{{.*}}, %[[WKV]], %[[LEN]], %{{.*}} {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 5.000000e-01 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
+  %0 = enc.attention_block %x, %wq, %wkv, %len, %wo {heads = 2 : i64, positional = #enc<attn_positional none>, scale = 0.5 : f32} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<?xi32>, tensor<8x4xf32>) -> tensor<?x?x8xf32>
+  // CHECK: enc.attention_block %[[X]], %{{.*}}, %[[WKV]], %[[LEN]], %{{.*}} q_bias(%{{.*}}) kv_bias(%{{.*}}) out_bias(%{{.*}}) norm_gamma(%{{.*}}) norm_beta(%{{.*}}) tables(%{{.*}}) {heads = 2 : i64, norm = #enc<norm_kind layernorm>, norm_eps = 9.99999974E-6 : f32, positional = #enc<attn_positional alibi>, scale = 5.000000e-01 : f32, window = 4 : i64}
+  %1 = enc.attention_block %x, %wq, %wkv, %len, %wo q_bias(%bq) kv_bias(%bkv) out_bias(%bo) norm_gamma(%g) norm_beta(%b) tables(%slopes) {heads = 2 : i64, norm = #enc<norm_kind layernorm>, norm_eps = 1.0e-5 : f32, positional = #enc<attn_positional alibi>, scale = 0.5 : f32, window = 4 : i64} : (tensor<?x?x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<?xi32>, tensor<8x4xf32>, tensor<4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2xf32>) -> tensor<?x?x8xf32>
   return %0, %1 : tensor<?x?x8xf32>, tensor<?x?x8xf32>
 }
 

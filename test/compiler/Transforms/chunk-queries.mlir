@@ -1,7 +1,7 @@
 // RUN: encc-opt %s --split-input-file --enc-chunk-queries | FileCheck %s
 // A fused QKV projection, its attention and the output projection that adds
-// to the QKV projection's input become a projection of the keys and values
-// and one enc.attention_block (docs/c-abi.md#memory).
+// to the QKV projection's input become one enc.attention_block, which takes
+// the keys' and values' weights stacked (docs/c-abi.md#memory).
 
 // CHECK-LABEL: func.func @prenorm
 // CHECK-SAME: (%[[X:[^:]*]]: tensor<?x?x8xf32>, %[[LEN:[^:]*]]: tensor<?xi32>)
@@ -14,12 +14,10 @@
 // CHECK-DAG: %[[BV:.*]] = enc.weight "v.bias"
 // CHECK: %[[WKV:.*]] = enc.concat_weights %[[WK]], %[[WV]] : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<16x8xf32>
 // CHECK-NEXT: %[[BKV:.*]] = enc.concat_weights %[[BK]], %[[BV]] : tensor<8xf32>, tensor<8xf32> -> tensor<16xf32>
-// CHECK-NEXT: %[[KV:.*]] = enc.linear %[[X]], %[[WKV]] bias(%[[BKV]]) norm_gamma(%[[G]]) {norm = #enc<norm_kind rmsnorm>, norm_eps = {{.*}}} : (tensor<?x?x8xf32>, tensor<16x8xf32>, tensor<16xf32>, tensor<8xf32>) -> tensor<?x?x16xf32>
-// CHECK-NEXT: %[[K:.*]] = enc.slice_columns %[[KV]] {offset = 0 : i64} : tensor<?x?x16xf32> -> tensor<?x?x8xf32>
-// CHECK-NEXT: %[[V:.*]] = enc.slice_columns %[[KV]] {offset = 8 : i64} : tensor<?x?x16xf32> -> tensor<?x?x8xf32>
 // CHECK-DAG: %[[WO:.*]] = enc.weight "o.weight"
 // CHECK-DAG: %[[BO:.*]] = enc.weight "o.bias"
-// CHECK: %[[Y:.*]] = enc.attention_block %[[X]], %[[WQ]], %[[K]], %[[V]], %[[LEN]], %[[WO]] q_bias(%[[BQ]]) out_bias(%[[BO]]) norm_gamma(%[[G]]) tables(%{{.*}}, %{{.*}}) {heads = 2 : i64, norm = #enc<norm_kind rmsnorm>, norm_eps = {{.*}}, positional = #enc<attn_positional rope>, rope_style = #enc<rope_style halves>, scale = 5.000000e-01 : f32, window = 4 : i64}
+// CHECK-NOT: enc.linear
+// CHECK: %[[Y:.*]] = enc.attention_block %[[X]], %[[WQ]], %[[WKV]], %[[LEN]], %[[WO]] q_bias(%[[BQ]]) kv_bias(%[[BKV]]) out_bias(%[[BO]]) norm_gamma(%[[G]]) tables(%{{.*}}, %{{.*}}) {heads = 2 : i64, norm = #enc<norm_kind rmsnorm>, norm_eps = {{.*}}, positional = #enc<attn_positional rope>, rope_style = #enc<rope_style halves>, scale = 5.000000e-01 : f32, window = 4 : i64}
 // CHECK-NOT: enc.attention {{.*}}
 // CHECK-NOT: -> tensor<24x8xf32>
 // CHECK: return %[[Y]]

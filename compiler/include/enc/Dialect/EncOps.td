@@ -366,30 +366,31 @@ def Enc_AttentionBlockOp : Enc_Op<"attention_block",
                  DeclareOpInterfaceMethods<Enc_InPlaceWritable>])> {
   let summary = "an attention sub-layer computed a chunk of query rows at a time";
   let description = [{
-    `y = x + enc.attention(q, k, v) Wo^T + bo` with `q = x Wq^T + bq` (x
-    normed first when `norm` is set, as enc.linear's prologue), from the keys
-    and values `k`, `v` of every row. The runtime projects, attends and adds
-    the queries of one chunk of rows after another
-    (enc/kernels/attention_block.h), so the queries and attention outputs of
-    all rows never take arena memory: only x, k and v do
-    (docs/c-abi.md#memory). `enc-chunk-queries` forms it from a fused QKV
-    projection, its attention and the output projection. The attention
-    attributes and tables are enc.attention's.
+    `y = x + enc.attention(q, k, v) Wo^T + bo` with `q = x Wq^T + bq` and
+    `[k | v] = x Wkv^T + bkv` (x normed first when `norm` is set, as
+    enc.linear's prologue; `kv_weight` the keys' rows then the values'). The
+    runtime projects the keys and values of every row and the queries of one
+    chunk of rows after another, or, for long inputs, a group of heads at a
+    time (enc/kernels/attention_block.h), so no projection of every row takes
+    arena memory: only x does (docs/c-abi.md#memory). `enc-chunk-queries`
+    forms it from a fused QKV projection, its attention and the output
+    projection. The attention attributes and tables are enc.attention's.
 
     Example:
     ```mlir
-    %y = enc.attention_block %x, %wq, %k, %v, %len, %wo tables(%cos, %sin)
+    %y = enc.attention_block %x, %wq, %wkv, %len, %wo tables(%cos, %sin)
         {heads = 12 : i64, positional = #enc<attn_positional rope>,
          rope_style = #enc<rope_style halves>, scale = 1.250000e-01 : f32}
-        : (tensor<?x?x768xf32>, tensor<768x768xf32>, tensor<?x?x768xf32>,
-           tensor<?x?x768xf32>, tensor<?xi32>, tensor<768x768xf32>,
-           tensor<512x32xf32>, tensor<512x32xf32>) -> tensor<?x?x768xf32>
+        : (tensor<?x?x768xf32>, tensor<768x768xf32>, tensor<1536x768xf32>,
+           tensor<?xi32>, tensor<768x768xf32>, tensor<512x32xf32>,
+           tensor<512x32xf32>) -> tensor<?x?x768xf32>
     ```
   }];
   let arguments = (ins Enc_F32Tensor:$input, Enc_F32Tensor:$q_weight,
-                       Enc_F32Tensor:$k, Enc_F32Tensor:$v,
+                       Enc_F32Tensor:$kv_weight,
                        Enc_I32Tensor:$lengths, Enc_F32Tensor:$out_weight,
                        Optional<Enc_F32Tensor>:$q_bias,
+                       Optional<Enc_F32Tensor>:$kv_bias,
                        Optional<Enc_F32Tensor>:$out_bias,
                        Optional<Enc_F32Tensor>:$norm_gamma,
                        Optional<Enc_F32Tensor>:$norm_beta,
@@ -402,8 +403,9 @@ def Enc_AttentionBlockOp : Enc_Op<"attention_block",
                        OptionalAttr<F32Attr>:$norm_eps);
   let results = (outs Enc_F32Tensor:$result);
   let assemblyFormat = [{
-    $input `,` $q_weight `,` $k `,` $v `,` $lengths `,` $out_weight
-    (`q_bias` `(` $q_bias^ `)`)? (`out_bias` `(` $out_bias^ `)`)?
+    $input `,` $q_weight `,` $kv_weight `,` $lengths `,` $out_weight
+    (`q_bias` `(` $q_bias^ `)`)? (`kv_bias` `(` $kv_bias^ `)`)?
+    (`out_bias` `(` $out_bias^ `)`)?
     (`norm_gamma` `(` $norm_gamma^ `)`)? (`norm_beta` `(` $norm_beta^ `)`)?
     (`tables` `(` $tables^ `)`)? attr-dict
     `:` functional-type(operands, results)

@@ -56,11 +56,11 @@ def EncChunkQueries : Pass<"enc-chunk-queries", "mlir::func::FuncOp"> {
     A fused QKV `enc.linear` (with or without its norm prologue), the
     `enc.attention` of its three slices and the `enc.linear` that projects
     the attention's output and adds it to the QKV projection's input become
-    an `enc.linear` of the keys and values only and one
-    `enc.attention_block`. The runtime projects, attends and adds the
-    queries of a chunk of rows after another, so only the input, the keys
-    and the values take arena memory: for ModernBERT-base 2,304 floats per
-    token instead of 3,072 (docs/c-abi.md#memory).
+    one `enc.attention_block`. The runtime projects the keys and values of
+    every row into a per-thread scratch and the queries of a chunk of rows
+    after another, or, for long inputs, a group of heads at a time
+    (enc/kernels/attention_block.h), so only the input takes arena memory
+    (docs/c-abi.md#memory).
   }];
 }
 
@@ -71,9 +71,8 @@ def EncChunkFfn : Pass<"enc-chunk-ffn", "mlir::func::FuncOp"> {
     prologue) read only by an `enc.linear` that projects it back and adds
     the result to the first one's input becomes one `enc.ffn_block`. The
     runtime computes the hidden rows of a chunk of rows after another, so
-    they never take arena memory: for BERT-base 768 + 1,536 floats per token
-    (x, then the keys and values) instead of 768 + 3,072
-    (docs/c-abi.md#memory).
+    they never take arena memory: for BERT-base 768 floats per token (x)
+    instead of 768 + 3,072 (docs/c-abi.md#memory).
   }];
 }
 
