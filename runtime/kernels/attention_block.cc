@@ -1,10 +1,11 @@
 // An attention sub-layer without the queries, keys and values of every head
 // of every row at once (enc/kernels/attention_block.h): the keys and values
-// of every row and the queries of one chunk, or, for many rows, the queries,
-// keys and values of one group of heads at a time.
+// of every row and the queries of one chunk, or, for many rows, the keys and
+// values of one group of heads at a time.
 #include "enc/kernels/attention_block.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "enc/kernels/norm.h"
 #include "enc/kernels/norm_gemm.h"
@@ -20,9 +21,8 @@ namespace {
 
 // ThreadScratch's tags.
 struct QueryChunk {};    // one chunk's queries
-struct KeysValues {};    // the keys and values of every row
+struct KeysValues {};    // the keys and values of every row (of a group)
 struct AttentionOut {};  // the attention output of every row
-struct GroupColumns {};  // one head group's queries, keys and values
 struct GroupNormed {};   // one chunk of normed rows
 struct GroupPanels {};   // one chunk's projection onto whole panels
 
@@ -66,18 +66,20 @@ enc_status CheckArgs(const char* fn, const enc_attention_params* params,
   return CheckLengths(fn, batch, seq_len, lengths);
 }
 
-// The heads whose queries, keys and values exist at once for `rows` rows:
-// all of them while the keys and values of every row fit in
-// ENC_ATTENTION_BLOCK_KV_BYTES, else as many as fit in
-// ENC_ATTENTION_BLOCK_GROUP_BYTES (at least one).
-int64_t HeadsPerGroup(int64_t rows, int64_t heads, int64_t d_k) {
+// The heads whose keys and values of every row exist at once: all of them
+// while those fit in ENC_ATTENTION_BLOCK_KV_BYTES; else as many as
+// ENC_ATTENTION_BLOCK_GROUP_BYTES holds, in steps of the fewest heads whose
+// columns fill whole panels of the packed weights (`panel` wide), so that
+// no projection computes columns it throws away; at least one such step.
+int64_t HeadsPerGroup(int64_t rows, int64_t heads, int64_t d_k, int64_t panel) {
   if (heads_per_group_for_test > 0) {
     return std::min<int64_t>(heads_per_group_for_test, heads);
   }
-  const int64_t head_bytes = rows * d_k * int64_t{sizeof(float)};
-  if (2 * heads * head_bytes <= ENC_ATTENTION_BLOCK_KV_BYTES) return heads;
-  return std::clamp<int64_t>(ENC_ATTENTION_BLOCK_GROUP_BYTES / (3 * head_bytes),
-                             1, heads);
+  const int64_t head_bytes = 2 * rows * d_k * int64_t{sizeof(float)};
+  if (heads * head_bytes <= ENC_ATTENTION_BLOCK_KV_BYTES) return heads;
+  const int64_t step = panel / std::gcd(panel, d_k);
+  const int64_t fit = ENC_ATTENTION_BLOCK_GROUP_BYTES / head_bytes;
+  return std::min(heads, std::max(step, fit / step * step));
 }
 
 // One projection of a head group: the view of W's whole panels that hold
@@ -86,65 +88,77 @@ struct GroupProjection {
   enc_packed_b view;
   const float* bias;  // of the view's columns, or nullptr
   int64_t skip;       // view columns before c0
-  float* out;         // [rows, ld]: c1 - c0 columns a row
+  int64_t width;      // c1 - c0
+  float* out;         // row r at out + r * ld
 
   GroupProjection(const enc_packed_b& w, const float* b, int64_t c0, int64_t c1,
                   float* o)
-      : out(o) {
+      : width(c1 - c0), out(o) {
     int64_t first = 0;
     view = ColumnPanels(w, c0, c1, &first);
     bias = b != nullptr ? b + first : nullptr;
     skip = c0 - first;
   }
+  // Whether the view's columns are exactly [c0, c1).
+  bool Exact() const { return skip == 0 && view.n == width; }
 };
 
-// Projects every row's queries, keys and values of a head group into their
-// proj[i].out ([rows, 3 * width] apart: q, k, v of a row side by side), a
-// chunk of (normed) rows at a time through a scratch of the views' whole
-// panels.
-enc_status ProjectGroup(const char* fn, int32_t norm_kind, const float* gamma,
-                        const float* beta, float eps, int64_t rows,
-                        const float* x, int64_t ldx, int64_t d_model,
-                        const GroupProjection (&proj)[3], int64_t width) {
-  const int64_t ld = 3 * width;
-  int64_t panel_cols = 0;
-  for (const GroupProjection& p : proj) {
-    panel_cols = std::max(panel_cols, p.view.n);
+// Projects `n` rows of x (normed first when gamma is set, a chunk at a time)
+// through each of `count` projections into its out, rows `ld` apart. A view
+// wider than its columns goes through a scratch and only its columns are
+// kept.
+enc_status ProjectRows(const char* fn, int32_t norm_kind, const float* gamma,
+                       const float* beta, float eps, int64_t n, const float* x,
+                       int64_t ldx, int64_t d_model,
+                       const GroupProjection* proj, int count, int64_t ld) {
+  int64_t wide_cols = 1;
+  for (int i = 0; i < count; ++i) {
+    if (!proj[i].Exact()) wide_cols = std::max(wide_cols, proj[i].view.n);
   }
-  const int64_t chunk = std::min<int64_t>(rows, ENC_NORM_GEMM_CHUNK_ROWS);
-  float* wide = ChunkScratch<GroupPanels>(fn, chunk, panel_cols);
+  const int64_t chunk = std::min<int64_t>(n, ENC_NORM_GEMM_CHUNK_ROWS);
+  float* wide = ChunkScratch<GroupPanels>(fn, chunk, wide_cols);
   if (wide == nullptr) return ENC_ERR_NOMEM;
   const int64_t normed_width = gamma != nullptr ? d_model : 1;  // 1: unused
   return ForEachChunk<GroupNormed>(
-      fn, rows, chunk, normed_width, [&](int64_t r0, int64_t n, float* normed) {
+      fn, n, chunk, normed_width, [&](int64_t r0, int64_t m, float* normed) {
         const float* in = x + r0 * ldx;
         int64_t ld_in = ldx;
         if (gamma != nullptr) {
-          if (enc_status s = enc_norm(norm_kind, n, d_model, in, ldx, gamma,
+          if (enc_status s = enc_norm(norm_kind, m, d_model, in, ldx, gamma,
                                       beta, eps, normed, d_model)) {
             return s;
           }
           in = normed;
           ld_in = d_model;
         }
-        for (const GroupProjection& p : proj) {
+        for (int i = 0; i < count; ++i) {
+          const GroupProjection& p = proj[i];
+          float* out = p.out + r0 * ld;
+          if (p.Exact()) {
+            if (enc_status s = enc_gemm(m, in, ld_in, &p.view, p.bias,
+                                        ENC_ACT_NONE, nullptr, 0, out, ld)) {
+              return s;
+            }
+            continue;
+          }
           if (enc_status s =
-                  enc_gemm(n, in, ld_in, &p.view, p.bias, ENC_ACT_NONE, nullptr,
+                  enc_gemm(m, in, ld_in, &p.view, p.bias, ENC_ACT_NONE, nullptr,
                            0, wide, p.view.n)) {
             return s;
           }
-          for (int64_t r = 0; r < n; ++r) {
+          for (int64_t r = 0; r < m; ++r) {
             const float* from = wide + r * p.view.n + p.skip;
-            std::copy(from, from + width, p.out + (r0 + r) * ld);
+            std::copy(from, from + p.width, out + r * ld);
           }
         }
         return ENC_OK;
       });
 }
 
-// Every row, a head group at a time: the group's queries, keys and values
-// of every row, its attention into its columns of ctx; then the output
-// projection of ctx adds to y.
+// Every row, a head group at a time: the group's keys and values of every
+// row, then the queries of one chunk of rows after another, whose attention
+// output goes to the group's columns of ctx (every row's output); x is only
+// read until the output projection of ctx adds to y.
 enc_status Grouped(const char* fn, const enc_attention_params& params,
                    int32_t batch, int32_t seq_len, const int32_t* lengths,
                    const int64_t* first_row, int64_t rows, int64_t group,
@@ -157,27 +171,41 @@ enc_status Grouped(const char* fn, const enc_attention_params& params,
   const int64_t dk = params.d_k, d = params.heads * dk, d_model = wo.n;
   float* ctx = ChunkScratch<AttentionOut>(fn, rows, d);
   if (ctx == nullptr) return ENC_ERR_NOMEM;
-  float* cols = ChunkScratch<GroupColumns>(fn, rows, 3 * group * dk);
-  if (cols == nullptr) return ENC_ERR_NOMEM;
+  float* kv = ChunkScratch<KeysValues>(fn, rows, 2 * group * dk);
+  if (kv == nullptr) return ENC_ERR_NOMEM;
   for (int64_t h0 = 0; h0 < params.heads; h0 += group) {
     const int64_t h1 = std::min<int64_t>(h0 + group, params.heads);
     const int64_t c0 = h0 * dk, c1 = h1 * dk, width = c1 - c0;
-    GroupProjection proj[3] = {
-        GroupProjection(wq, bq, c0, c1, cols),
-        GroupProjection(wkv, bkv, c0, c1, cols + width),
-        GroupProjection(wkv, bkv, d + c0, d + c1, cols + 2 * width)};
-    if (enc_status s = ProjectGroup(fn, norm_kind, gamma, beta, eps, rows, x,
-                                    ldx, d_model, proj, width)) {
+    const GroupProjection keys_values[2] = {
+        GroupProjection(wkv, bkv, c0, c1, kv),
+        GroupProjection(wkv, bkv, d + c0, d + c1, kv + width)};
+    if (enc_status s = ProjectRows(fn, norm_kind, gamma, beta, eps, rows, x,
+                                   ldx, d_model, keys_values, 2, 2 * width)) {
       return s;
     }
-    AttentionArgs a{params,      batch,       seq_len,   lengths, first_row,
-                    proj[1].out, proj[2].out, 3 * width, cols,    3 * width,
-                    ctx + c0,    d,           0,         rows};
-    a.head0 = h0;
-    a.head_end = h1;
-    if (!RunAttention(a)) {
-      return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch", fn);
-    }
+    enc_status s = ForEachChunk<QueryChunk>(
+        fn, rows, ENC_ATTENTION_BLOCK_CHUNK_ROWS, width,
+        [&](int64_t r0, int64_t n, float* q) {
+          const GroupProjection queries(wq, bq, c0, c1, q);
+          if (enc_status e =
+                  ProjectRows(fn, norm_kind, gamma, beta, eps, n, x + r0 * ldx,
+                              ldx, d_model, &queries, 1, width)) {
+            return e;
+          }
+          AttentionArgs a{params,    batch, seq_len,           lengths,
+                          first_row, kv,    kv + width,        2 * width,
+                          q,         width, ctx + r0 * d + c0, d,
+                          r0,        r0 + n};
+          a.head0 = h0;
+          a.head_end = h1;
+          a.zero_padding_probs = r0 == 0;
+          if (!RunAttention(a)) {
+            return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch",
+                        fn);
+          }
+          return ENC_OK;
+        });
+    if (s != ENC_OK) return s;
   }
   return enc_gemm(rows, ctx, d, &wo, bo, ENC_ACT_NONE, x, ldx, y, ldy);
 }
@@ -257,7 +285,8 @@ extern "C" enc_status enc_attention_block(
   if (enc_status s =
           enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, rows, d_model))
     return s;
-  const int64_t group = enc::HeadsPerGroup(rows, params->heads, params->d_k);
+  const int64_t group = enc::HeadsPerGroup(rows, params->heads, params->d_k,
+                                           enc::PanelWidth(*wkv));
   if (group == params->heads) {
     return enc::AllHeads(fn, *params, batch, seq_len, lengths, first_row, rows,
                          norm_kind, gamma, beta, eps, x, ldx, wq, bq, wkv, bkv,

@@ -353,9 +353,11 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
        << ENC_ATTENTION_BLOCK_CHUNK_ROWS << " rows ("
        << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
        << " bytes);\n * for more rows, the attention output of every row ("
-       << 4 * QueryWidth << " bytes a row) and\n * the queries, keys and "
-       << "values of every row of as many heads as "
-       << ENC_ATTENTION_BLOCK_GROUP_BYTES << "\n * bytes hold (at least one)";
+       << 4 * QueryWidth << " bytes a row),\n * the keys and values of every "
+       << "row of as many heads as " << ENC_ATTENTION_BLOCK_GROUP_BYTES
+       << " bytes hold\n * (at least the fewest that fill whole weight panels) "
+       << "and their queries of\n * at most " << ENC_ATTENTION_BLOCK_CHUNK_ROWS
+       << " rows";
   if (HiddenWidth > 0)
     OS << ",\n * the feed-forward activations of at most "
        << ENC_FFN_BLOCK_CHUNK_ROWS << " rows ("

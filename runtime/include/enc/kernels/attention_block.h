@@ -10,11 +10,13 @@
  * calling thread; the queries of ENC_ATTENTION_BLOCK_CHUNK_ROWS packed rows
  * at a time are projected into another, attend to the keys they see, and the
  * output projection adds them to their rows of y. Past that (long inputs),
- * the heads go a group at a time, as many as
- * ENC_ATTENTION_BLOCK_GROUP_BYTES holds the queries, keys and values of
- * every row of (at least one): each group's attention output goes to its
- * columns of a scratch of every row's output (heads * d_k floats a row),
- * and x is read, not written, until the output projection adds that to y.
+ * the heads go a group at a time: the keys and values of every row of as
+ * many heads as ENC_ATTENTION_BLOCK_GROUP_BYTES holds, counted in the fewest
+ * heads whose columns fill whole panels of the packed weights (at least
+ * those), then the group's queries a chunk at a time; each group's attention
+ * output goes to its columns of a scratch of every row's output (heads * d_k
+ * floats a row), and x is read, not written, until the output projection
+ * adds that to y.
  * Each row's result is that of enc_gemm_normed (enc_gemm), enc_attention and
  * enc_gemm run on all rows, up to the GEMM's summation order. */
 #ifndef ENC_KERNELS_ATTENTION_BLOCK_H_
@@ -36,8 +38,8 @@ extern "C" {
 /* The most bytes the keys and values of every row take at once; more rows
  * go a head group at a time. */
 #define ENC_ATTENTION_BLOCK_KV_BYTES (32 << 20)
-/* The most bytes one head group's queries, keys and values of every row take
- * (one head may take more). */
+/* The most bytes one head group's keys and values of every row take, unless
+ * the fewest heads that fill whole weight panels take more. */
 #define ENC_ATTENTION_BLOCK_GROUP_BYTES (8 << 20)
 
 /* params, batch, seq_len, lengths: as enc_attention's (rows in the packed
