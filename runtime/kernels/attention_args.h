@@ -72,6 +72,15 @@ size_t AttentionSplitFrom(int threads);
 // thread count); 0 restores the default.
 void SetAttentionSplitFromForTest(int64_t min_len);
 
+// The heads enc_attention_block keeps the keys and values of every row of at
+// once, for `rows` rows: all of them while those fit in
+// ENC_ATTENTION_BLOCK_KV_BYTES; else as many as
+// ENC_ATTENTION_BLOCK_GROUP_BYTES holds, in steps of the fewest heads whose
+// columns fill whole panels of the packed weights (`panel` wide), so that
+// no projection computes columns it throws away; at least one such step.
+int64_t AttentionBlockHeadsPerGroup(int64_t rows, int64_t heads, int64_t d_k,
+                                    int64_t panel);
+
 // Tests: heads > 0 makes enc_attention_block run that many heads per group
 // whatever the rows (kernels/attention_block.cc); 0 restores the default.
 void SetAttentionBlockHeadsPerGroupForTest(int64_t heads);

@@ -66,22 +66,6 @@ enc_status CheckArgs(const char* fn, const enc_attention_params* params,
   return CheckLengths(fn, batch, seq_len, lengths);
 }
 
-// The heads whose keys and values of every row exist at once: all of them
-// while those fit in ENC_ATTENTION_BLOCK_KV_BYTES; else as many as
-// ENC_ATTENTION_BLOCK_GROUP_BYTES holds, in steps of the fewest heads whose
-// columns fill whole panels of the packed weights (`panel` wide), so that
-// no projection computes columns it throws away; at least one such step.
-int64_t HeadsPerGroup(int64_t rows, int64_t heads, int64_t d_k, int64_t panel) {
-  if (heads_per_group_for_test > 0) {
-    return std::min<int64_t>(heads_per_group_for_test, heads);
-  }
-  const int64_t head_bytes = 2 * rows * d_k * int64_t{sizeof(float)};
-  if (heads * head_bytes <= ENC_ATTENTION_BLOCK_KV_BYTES) return heads;
-  const int64_t step = panel / std::gcd(panel, d_k);
-  const int64_t fit = ENC_ATTENTION_BLOCK_GROUP_BYTES / head_bytes;
-  return std::min(heads, std::max(step, fit / step * step));
-}
-
 // One projection of a head group: the view of W's whole panels that hold
 // columns [c0, c1), and where those columns go.
 struct GroupProjection {
@@ -253,6 +237,18 @@ void SetAttentionBlockHeadsPerGroupForTest(int64_t heads) {
   heads_per_group_for_test = heads;
 }
 
+int64_t AttentionBlockHeadsPerGroup(int64_t rows, int64_t heads, int64_t d_k,
+                                    int64_t panel) {
+  if (heads_per_group_for_test > 0) {
+    return std::min<int64_t>(heads_per_group_for_test, heads);
+  }
+  const int64_t head_bytes = 2 * rows * d_k * int64_t{sizeof(float)};
+  if (heads * head_bytes <= ENC_ATTENTION_BLOCK_KV_BYTES) return heads;
+  const int64_t step = panel / std::gcd(panel, d_k);
+  const int64_t fit = ENC_ATTENTION_BLOCK_GROUP_BYTES / head_bytes;
+  return std::min(heads, std::max(step, fit / step * step));
+}
+
 }  // namespace enc
 
 extern "C" enc_status enc_attention_block(
@@ -285,8 +281,8 @@ extern "C" enc_status enc_attention_block(
   if (enc_status s =
           enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, rows, d_model))
     return s;
-  const int64_t group = enc::HeadsPerGroup(rows, params->heads, params->d_k,
-                                           enc::PanelWidth(*wkv));
+  const int64_t group = enc::AttentionBlockHeadsPerGroup(
+      rows, params->heads, params->d_k, enc::PanelWidth(*wkv));
   if (group == params->heads) {
     return enc::AllHeads(fn, *params, batch, seq_len, lengths, first_row, rows,
                          norm_kind, gamma, beta, eps, x, ldx, wq, bq, wkv, bkv,

@@ -270,6 +270,30 @@ TEST(AttentionBlock, HeadGroups) {
   enc_set_num_threads(threads);
 }
 
+// The group rule: every head while the keys and values of every row fit in
+// 32 MiB; past that, whole panels' worth of heads within 8 MiB, at least
+// one panel's worth.
+TEST(AttentionBlock, HeadsPerGroupRule) {
+  using enc::AttentionBlockHeadsPerGroup;
+  // BERT-base (12 heads of 64): 5,461 rows take 32 MiB.
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(512, 12, 64, 48), 12);
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(5461, 12, 64, 48), 12);
+  // 8,192 rows: 4 MiB a head, so 2 fit in 8 MiB; 3 heads fill 4 panels of
+  // 48 (AVX3) or 8 of 24 (AVX2).
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(8192, 12, 64, 48), 3);
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(8192, 12, 64, 24), 3);
+  // Panels of 16 hold a head of 64 whole: as many heads as fit, 2.
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(8192, 12, 64, 16), 2);
+  // Short rows of many heads: whole steps of 3 within 8 MiB.
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(2048, 48, 64, 48), 6);
+  // Never more than the heads there are.
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(1 << 20, 2, 64, 48), 2);
+  // A test's override wins, capped by the heads.
+  enc::SetAttentionBlockHeadsPerGroupForTest(5);
+  EXPECT_EQ(AttentionBlockHeadsPerGroup(512, 4, 64, 48), 4);
+  enc::SetAttentionBlockHeadsPerGroupForTest(0);
+}
+
 // Bad arguments: ENC_ERR_INPUT naming the problem, and y not written.
 TEST(AttentionBlock, RefusesBadArguments) {
   Layer l({2, 4, 8, 16, {16, 5}});
