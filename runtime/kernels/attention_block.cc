@@ -19,11 +19,10 @@
 namespace enc {
 namespace {
 
-// ThreadScratch's tags.
+// ThreadScratch's tags besides the shared BlockRows (the keys and values of
+// every row, of a group) and NormedRows.
 struct QueryChunk {};    // one chunk's queries
-struct KeysValues {};    // the keys and values of every row (of a group)
 struct AttentionOut {};  // the attention output of every row
-struct GroupNormed {};   // one chunk of normed rows
 struct GroupPanels {};   // one chunk's projection onto whole panels
 
 int64_t heads_per_group_for_test = 0;
@@ -103,7 +102,7 @@ enc_status ProjectRows(const char* fn, int32_t norm_kind, const float* gamma,
   float* wide = ChunkScratch<GroupPanels>(fn, chunk, wide_cols);
   if (wide == nullptr) return ENC_ERR_NOMEM;
   const int64_t normed_width = gamma != nullptr ? d_model : 1;  // 1: unused
-  return ForEachChunk<GroupNormed>(
+  return ForEachChunk<NormedRows>(
       fn, n, chunk, normed_width, [&](int64_t r0, int64_t m, float* normed) {
         const float* in = x + r0 * ldx;
         int64_t ld_in = ldx;
@@ -140,9 +139,10 @@ enc_status ProjectRows(const char* fn, int32_t norm_kind, const float* gamma,
 }
 
 // Every row, a head group at a time: the group's keys and values of every
-// row, then the queries of one chunk of rows after another, whose attention
-// output goes to the group's columns of ctx (every row's output); x is only
-// read until the output projection of ctx adds to y.
+// row, then the queries of one chunk of rows after another, projected into
+// the group's columns of ctx (every row's attention output) that their
+// output then replaces; x is only read until the output projection of ctx
+// adds to y.
 enc_status Grouped(const char* fn, const enc_attention_params& params,
                    int32_t batch, int32_t seq_len, const int32_t* lengths,
                    const int64_t* first_row, int64_t rows, int64_t group,
@@ -155,7 +155,7 @@ enc_status Grouped(const char* fn, const enc_attention_params& params,
   const int64_t dk = params.d_k, d = params.heads * dk, d_model = wo.n;
   float* ctx = ChunkScratch<AttentionOut>(fn, rows, d);
   if (ctx == nullptr) return ENC_ERR_NOMEM;
-  float* kv = ChunkScratch<KeysValues>(fn, rows, 2 * group * dk);
+  float* kv = ChunkScratch<BlockRows>(fn, rows, 2 * group * dk);
   if (kv == nullptr) return ENC_ERR_NOMEM;
   for (int64_t h0 = 0; h0 < params.heads; h0 += group) {
     const int64_t h1 = std::min<int64_t>(h0 + group, params.heads);
@@ -167,29 +167,27 @@ enc_status Grouped(const char* fn, const enc_attention_params& params,
                                    ldx, d_model, keys_values, 2, 2 * width)) {
       return s;
     }
-    enc_status s = ForEachChunk<QueryChunk>(
-        fn, rows, ENC_ATTENTION_BLOCK_CHUNK_ROWS, width,
-        [&](int64_t r0, int64_t n, float* q) {
-          const GroupProjection queries(wq, bq, c0, c1, q);
-          if (enc_status e =
-                  ProjectRows(fn, norm_kind, gamma, beta, eps, n, x + r0 * ldx,
-                              ldx, d_model, &queries, 1, width)) {
-            return e;
-          }
-          AttentionArgs a{params,    batch, seq_len,           lengths,
-                          first_row, kv,    kv + width,        2 * width,
-                          q,         width, ctx + r0 * d + c0, d,
-                          r0,        r0 + n};
-          a.head0 = h0;
-          a.head_end = h1;
-          a.zero_padding_probs = r0 == 0;
-          if (!RunAttention(a)) {
-            return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch",
-                        fn);
-          }
-          return ENC_OK;
-        });
-    if (s != ENC_OK) return s;
+    // The queries go to the columns their attention output replaces.
+    const int64_t chunk = ENC_ATTENTION_BLOCK_CHUNK_ROWS;
+    for (int64_t r0 = 0; r0 < rows; r0 += chunk) {
+      const int64_t n = std::min(chunk, rows - r0);
+      float* q = ctx + r0 * d + c0;
+      const GroupProjection queries(wq, bq, c0, c1, q);
+      if (enc_status s =
+              ProjectRows(fn, norm_kind, gamma, beta, eps, n, x + r0 * ldx, ldx,
+                          d_model, &queries, 1, d)) {
+        return s;
+      }
+      AttentionArgs a{params, batch,      seq_len,   lengths, first_row,
+                      kv,     kv + width, 2 * width, q,       d,
+                      q,      d,          r0,        r0 + n};
+      a.head0 = h0;
+      a.head_end = h1;
+      a.zero_padding_probs = r0 == 0;
+      if (!RunAttention(a)) {
+        return Fail(ENC_ERR_NOMEM, "%s: cannot allocate attention scratch", fn);
+      }
+    }
   }
   return enc_gemm(rows, ctx, d, &wo, bo, ENC_ACT_NONE, x, ldx, y, ldy);
 }
@@ -205,7 +203,7 @@ enc_status AllHeads(const char* fn, const enc_attention_params& params,
                     const enc_packed_b* wo, const float* bo, float* y,
                     int64_t ldy) {
   const int64_t d = static_cast<int64_t>(params.heads) * params.d_k;
-  float* kv = ChunkScratch<KeysValues>(fn, rows, 2 * d);
+  float* kv = ChunkScratch<BlockRows>(fn, rows, 2 * d);
   if (kv == nullptr) return ENC_ERR_NOMEM;
   if (enc_status s = GemmAfterNorm(norm_kind, gamma, beta, eps, rows, x, ldx,
                                    wkv, bkv, ENC_ACT_NONE, kv, 2 * d)) {

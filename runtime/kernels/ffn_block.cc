@@ -14,8 +14,6 @@
 namespace enc {
 namespace {
 
-struct HiddenRows {};  // ThreadScratch's tag: one chunk's hidden rows
-
 bool KnownActivation(enc_activation act) {
   const int a = static_cast<int>(act);
   return a >= 0 && a < static_cast<int>(ENC_ACT_COUNT);
@@ -71,7 +69,7 @@ extern "C" enc_status enc_ffn_block(int32_t norm_kind, const float* gamma,
   if (m == 0) return ENC_OK;
   if (enc_status s = enc::CheckInPlaceOrApart(fn, x, ldx, y, ldy, m, d_model))
     return s;
-  return enc::ForEachChunk<enc::HiddenRows>(
+  return enc::ForEachChunk<enc::BlockRows>(
       fn, m, ENC_FFN_BLOCK_CHUNK_ROWS, d_ff,
       [&](int64_t r0, int64_t n, float* h) {
         const float* xr = x + r0 * ldx;

@@ -12,8 +12,6 @@
 namespace enc {
 namespace {
 
-struct NormedRows {};  // ThreadScratch's tag: one chunk's normed rows
-
 // The checks whose failure must leave y unwritten and that no single chunk's
 // call sees whole: y against x, over all m rows.
 enc_status CheckWhole(const char* fn, int64_t m, const float* x, int64_t ldx,

@@ -21,6 +21,17 @@
 
 namespace enc {
 
+// Tags that kernels share, so that a forward holds the larger of their
+// buffers rather than both: no kernel using one runs inside another that
+// does.
+//
+// The rows a layer's block kernel keeps for its whole call: the attention
+// block's keys and values, the FFN block's hidden rows of one chunk.
+struct BlockRows {};
+// One chunk of normed rows on their way to a GEMM (enc_gemm_normed, the
+// attention block's head groups).
+struct NormedRows {};
+
 // At least `floats` floats of the calling thread's Tag buffer, or nullptr
 // when it cannot grow.
 template <typename Tag>
