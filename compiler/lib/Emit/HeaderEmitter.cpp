@@ -353,15 +353,16 @@ void emitEncoder(func::FuncOp F, llvm::raw_ostream &OS) {
        << ENC_ATTENTION_BLOCK_CHUNK_ROWS << " rows ("
        << 4 * QueryWidth * ENC_ATTENTION_BLOCK_CHUNK_ROWS
        << " bytes);\n * for more rows, the attention output of every row ("
-       << 4 * QueryWidth << " bytes a row),\n * the keys and values of every "
+       << 4 * QueryWidth << " bytes a row,\n * the queries of a head group "
+       << "projected into its columns) and the keys and\n * values of every "
        << "row of as many heads as " << ENC_ATTENTION_BLOCK_GROUP_BYTES
-       << " bytes hold\n * (at least the fewest that fill whole weight panels) "
-       << "and their queries of\n * at most " << ENC_ATTENTION_BLOCK_CHUNK_ROWS
-       << " rows";
+       << " bytes hold\n * (at least the fewest that fill whole weight panels)";
   if (HiddenWidth > 0)
     OS << ",\n * the feed-forward activations of at most "
        << ENC_FFN_BLOCK_CHUNK_ROWS << " rows ("
-       << 4 * HiddenWidth * ENC_FFN_BLOCK_CHUNK_ROWS << " bytes)";
+       << 4 * HiddenWidth * ENC_FFN_BLOCK_CHUNK_ROWS << " bytes"
+       << (QueryWidth > 0 ? ", in the\n * buffer of the keys and values)"
+                          : ")");
   if (QueryWidth > 0 || HiddenWidth > 0)
     OS << " (docs/c-abi.md#memory)";
   OS << ".\n";
