@@ -478,12 +478,13 @@ def bench_config(runners, model, cfg, args, seed):
     return row
 
 
-def rss_probe(model, cfg, seed, target, exe=None):
-    """A fresh encc runner (`exe`, default the model's fp32 one): load (timed),
-    one forward of the config, ru_maxrss."""
+def rss_probe(model, cfg, seed, target, threads, exe=None):
+    """A fresh encc runner (`exe`, default the model's fp32 one) of `threads`
+    threads: load (timed), one forward of the config, ru_maxrss."""
     name, _, b, s, lengths, _ = cfg
     _, inp, lens = write_inputs(model, name, b, s, lengths, seed)
-    r = Runner("encc", [exe or model["exe"], model["weights"], "1"], encc_env(1, target))
+    r = Runner("encc", [exe or model["exe"], model["weights"], str(threads)],
+               encc_env(threads, target))
     ws = r.case(b, s, inp, lens)
     r.run(1)
     rss, maxrss = r.rss()
@@ -501,13 +502,13 @@ def vmhwm_bytes(pid):
     raise SystemExit("no VmHWM in /proc/%d/status" % pid)
 
 
-def ort_rss_probe(model, cfg, seed):
-    """A fresh ONNX Runtime runner, 1 thread: one forward of the config, then
-    its VmHWM (read from /proc while it is alive)."""
+def ort_rss_probe(model, cfg, seed, threads):
+    """A fresh ONNX Runtime runner of `threads` threads: one forward of the
+    config, then its VmHWM (read from /proc while it is alive)."""
     name, _, b, s, lengths, _ = cfg
     _, inp, lens = write_inputs(model, name, b, s, lengths, seed)
-    r = Runner("ort", ["node", os.path.join(HERE, "ort_runner.js"), model["onnx"], "1"],
-               peer_env(1, False))
+    r = Runner("ort", ["node", os.path.join(HERE, "ort_runner.js"), model["onnx"], str(threads)],
+               peer_env(threads, False))
     try:
         r.case(b, s, inp, lens)
         r.run(1)
@@ -555,26 +556,32 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
     table = []
     for row in rows:
         r = row["res"]
-        e, o, t = (med(r[k]["ms"]) for k in ENGINES)
+        e, o = med(r["encc"]["ms"]), med(r["ort"]["ms"])
+        torch_ran = "torch" in r  # not with --no-torch
         gf = row["flops"] / (e * 1e-3) * 1e-9
         pk = peaks.get((TARGET_ISA.get(row.get("target"), ""), row["threads"]))
         table.append([row["config"], str(row["threads"]), fmt_lat(r["encc"]["ms"]),
-                      fmt_lat(r["ort"]["ms"]), fmt_lat(r["torch"]["ms"]), "%.1f" % gf,
-                      "%.0f%%" % (100 * gf / pk) if pk else "-", "%.2f" % (o / e), "%.2f" % (t / e),
-                      "|".join("%.2f" % (r[k]["cpu"] / r[k]["wall"]) for k in ENGINES),
-                      "%.1e" % row["diff"]["ort"], "%.1e" % row["diff"]["torch"]])
+                      fmt_lat(r["ort"]["ms"]),
+                      fmt_lat(r["torch"]["ms"]) if torch_ran else "-", "%.1f" % gf,
+                      "%.0f%%" % (100 * gf / pk) if pk else "-", "%.2f" % (o / e),
+                      "%.2f" % (med(r["torch"]["ms"]) / e) if torch_ran else "-",
+                      "|".join("%.2f" % (r[k]["cpu"] / r[k]["wall"]) if k in r else "-"
+                               for k in ENGINES),
+                      "%.1e" % row["diff"]["ort"],
+                      "%.1e" % row["diff"]["torch"] if torch_ran else "-"])
     _print_table(hdr, table)
 
     ragged = [row for row in rows if "alone" in row]
     if ragged:
         print()
         print("ragged batch vs the same sequences run alone (sum of the medians of batch-1 runs)")
+        ran = [k for k in ENGINES if k in ragged[0]["res"]]
         hdr = ["config", "thr"] + sum([[k + " batch", k + " sum alone", k + " ratio"]
-                                       for k in ENGINES], [])
+                                       for k in ran], [])
         table = []
         for row in ragged:
             line = [row["config"] + " " + ",".join(map(str, row["lengths"])), str(row["threads"])]
-            for k in ENGINES:
+            for k in ran:
                 bt = med(row["res"][k]["ms"])
                 sa = sum(med(v[k]["ms"]) for v in row["alone"].values())
                 line += [_ms(bt), _ms(sa), "%.2f" % (bt / sa)]
@@ -582,7 +589,8 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
         _print_table(hdr, table)
 
     print()
-    print("encc: compile time (best of 3), load (safetensors -> packed, fresh process), memory")
+    print("encc: compile time (best of 3), load (safetensors -> packed, fresh process of %d "
+          "thread%s), memory" % (args.probe_threads, "" if args.probe_threads == 1 else "s"))
     print("peak RSS: VmHWM of the runner after load + one forward (ru_maxrss shown too: exec "
           "after vfork inherits the parent's high-water mark, here e2e.py's)")
     hdr = ["config", "encc compile s", "load ms", "fp32 weights MB", "workspace MB",
@@ -655,7 +663,8 @@ def print_precision_report(rows, peaks, probes, models, args, load_avg):
                                              for k, _ in eng], []))
     _print_table(hdr, table)
     print()
-    print("load (safetensors -> packed, fresh process, 1 thread) and peak RSS")
+    print("load (safetensors -> packed, fresh process, %d thread(s)) and peak RSS"
+          % args.probe_threads)
     hdr = ["config", "load ms", "peak RSS MB", "workspace MB"]
     _print_table(hdr, [[name, "%.1f" % p["load_ms"], "%.1f" % (p["rss"] / 1e6),
                         "%.2f" % (p["workspace"] / 1e6)] for name, p in probes.items()])
@@ -699,6 +708,12 @@ def main():
     ap.add_argument("--peer-rss", action="store_true",
                     help="also measure ONNX Runtime's peak RSS per configuration (a fresh "
                          "runner, one forward)")
+    ap.add_argument("--probe-threads", type=int, default=1,
+                    help="threads of the fresh runners that measure load time and peak RSS "
+                         "(default 1)")
+    ap.add_argument("--no-torch", action="store_true",
+                    help="time encc and ONNX Runtime only (torch takes minutes a forward on "
+                         "the long inputs: ModernBERT's 1 x 8,192 about 10)")
     ap.add_argument("--precision", default=None, choices=[p for p in PRECISIONS if p != "fp32"],
                     help="rows of encc compiled with `precision = P` against ONNX Runtime's "
                          "int8 (DynamicQuantizeMatMul, ort_int8.py) and fp32 graphs and encc "
@@ -737,13 +752,13 @@ def main():
 
     probes = {}
     for c in configs:
-        p = rss_probe(models[c[1]], c, args.seed, args.target)
+        p = rss_probe(models[c[1]], c, args.seed, args.target, args.probe_threads)
         p["model"] = c[1]
         if args.peer_rss:
-            p["ort_rss"] = ort_rss_probe(models[c[1]], c, args.seed)
+            p["ort_rss"] = ort_rss_probe(models[c[1]], c, args.seed, args.probe_threads)
         probes[c[0]] = p
         if args.precision:
-            p = rss_probe(models[c[1]], c, args.seed, args.target,
+            p = rss_probe(models[c[1]], c, args.seed, args.target, args.probe_threads,
                           models[c[1]]["precision"]["exe"])
             p["model"] = c[1]
             probes["%s %s" % (c[0], args.precision)] = p
@@ -765,7 +780,7 @@ def main():
                 runners["ort_int8"] = Runner("ort int8", ["node", os.path.join(HERE, "ort_runner.js"),
                                                           m["onnx_int8"], str(t)],
                                              peer_env(t, False))
-            else:
+            elif not args.no_torch:
                 runners["torch"] = Runner("torch", [PY, os.path.join(HERE, "torch_runner.py"),
                                                     "serve", m["spec_path"], m["weights"], str(t)],
                                           torch_env(t, args.target))
