@@ -464,7 +464,7 @@ def bench_config(runners, model, cfg, args, seed):
     res = interleaved(runners, args.warmup, args.runs, args.settle_ms)
     row = {"config": name, "batch": b, "seq": s, "lengths": lengths, "diff": diffs,
            "accuracy": acc,
-           "workspace": info["encc"], "torch_fast_path": bool(info.get("torch")),
+           "workspace": info["encc"], "torch_fast_path": bool(info["torch"]) if "torch" in info else None,
            "flops": flops(model["spec"], lengths or [s] * b), "res": res}
     if alone:
         row["alone"] = {}
@@ -614,7 +614,7 @@ def print_report(rows, peaks, peak_src, probes, models, args, load_avg):
                      if "ort_rss" in p else ["-", "-"])
         table.append(line)
     _print_table(hdr, table)
-    fast = sorted({row["config"] for row in rows if not row["torch_fast_path"]})
+    fast = sorted({row["config"] for row in rows if row["torch_fast_path"] is False})
     if fast:
         print("note: torch did not take its fused fast path on: " + ", ".join(fast))
 
