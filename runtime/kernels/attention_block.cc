@@ -101,19 +101,9 @@ enc_status ProjectRows(const char* fn, int32_t norm_kind, const float* gamma,
   const int64_t chunk = std::min<int64_t>(n, ENC_NORM_GEMM_CHUNK_ROWS);
   float* wide = ChunkScratch<GroupPanels>(fn, chunk, wide_cols);
   if (wide == nullptr) return ENC_ERR_NOMEM;
-  const int64_t normed_width = gamma != nullptr ? d_model : 1;  // 1: unused
-  return ForEachChunk<NormedRows>(
-      fn, n, chunk, normed_width, [&](int64_t r0, int64_t m, float* normed) {
-        const float* in = x + r0 * ldx;
-        int64_t ld_in = ldx;
-        if (gamma != nullptr) {
-          if (enc_status s = enc_norm(norm_kind, m, d_model, in, ldx, gamma,
-                                      beta, eps, normed, d_model)) {
-            return s;
-          }
-          in = normed;
-          ld_in = d_model;
-        }
+  return ForEachNormedChunk(
+      fn, norm_kind, gamma, beta, eps, n, chunk, x, ldx, d_model,
+      [&](int64_t r0, int64_t m, const float* in, int64_t ld_in) {
         for (int i = 0; i < count; ++i) {
           const GroupProjection& p = proj[i];
           float* out = p.out + r0 * ld;

@@ -27,20 +27,12 @@ enc_status CheckWhole(const char* fn, int64_t m, const float* x, int64_t ldx,
   return ENC_OK;
 }
 
-// Runs `gemm(rows, normed, k, row0)` over chunks of normed rows.
-template <typename Gemm>
-enc_status Chunked(const char* fn, int32_t norm_kind, const float* gamma,
-                   const float* beta, float eps, int64_t m, const float* x,
-                   int64_t ldx, int64_t k, const Gemm& gemm) {
-  return ForEachChunk<NormedRows>(
-      fn, m, ENC_NORM_GEMM_CHUNK_ROWS, k,
-      [&](int64_t row0, int64_t rows, float* normed) {
-        if (enc_status s = enc_norm(norm_kind, rows, k, x + row0 * ldx, ldx,
-                                    gamma, beta, eps, normed, k)) {
-          return s;
-        }
-        return gemm(rows, static_cast<const float*>(normed), row0);
-      });
+// The pre-norm's own arguments: gamma must be set here, unlike in the
+// kernels that take NULL for "no norm".
+enc_status CheckNorm(const char* fn, int32_t norm_kind, const float* gamma,
+                     const float* beta, float eps) {
+  if (gamma == nullptr) return Fail(ENC_ERR_INPUT, "%s: gamma is NULL", fn);
+  return CheckNormPrologue(fn, norm_kind, gamma, beta, eps);
 }
 
 }  // namespace
@@ -57,6 +49,7 @@ extern "C" enc_status enc_gemm_normed(int32_t norm_kind, const float* gamma,
   const int64_t k = enc_gemm_packed_k(w), n = enc_gemm_packed_n(w);
   if (k < 1) return enc::Fail(ENC_ERR_INPUT, "%s: w is not packed", fn);
   if (enc_status s = enc::CheckWhole(fn, m, x, ldx, k, y, ldy, n)) return s;
+  if (enc_status s = enc::CheckNorm(fn, norm_kind, gamma, beta, eps)) return s;
   // As enc_gemm's, over all rows: each chunk's call sees its own rows only.
   if (m > 0 && residual != nullptr && y != nullptr && ldr >= n && ldy >= n &&
       enc::Overlap(residual, (m - 1) * ldr + n, y, (m - 1) * ldy + n) &&
@@ -66,14 +59,13 @@ extern "C" enc_status enc_gemm_normed(int32_t norm_kind, const float* gamma,
                      "no activation)",
                      fn);
   }
-  if (m == 0) return ENC_OK;
-  return enc::Chunked(fn, norm_kind, gamma, beta, eps, m, x, ldx, k,
-                      [&](int64_t rows, const float* normed, int64_t row0) {
-                        return enc_gemm(
-                            rows, normed, k, w, bias, act,
-                            residual ? residual + row0 * ldr : nullptr, ldr,
-                            y + row0 * ldy, ldy);
-                      });
+  return enc::ForEachNormedChunk(
+      fn, norm_kind, gamma, beta, eps, m, ENC_NORM_GEMM_CHUNK_ROWS, x, ldx, k,
+      [&](int64_t row0, int64_t rows, const float* normed, int64_t ld) {
+        return enc_gemm(rows, normed, ld, w, bias, act,
+                        residual ? residual + row0 * ldr : nullptr, ldr,
+                        y + row0 * ldy, ldy);
+      });
 }
 
 extern "C" enc_status enc_gemm_gated_normed(
@@ -86,11 +78,11 @@ extern "C" enc_status enc_gemm_gated_normed(
   const int64_t k = enc_gemm_gated_k(w), n = enc_gemm_gated_n(w);
   if (k < 1) return enc::Fail(ENC_ERR_INPUT, "%s: w is not packed", fn);
   if (enc_status s = enc::CheckWhole(fn, m, x, ldx, k, y, ldy, n)) return s;
-  if (m == 0) return ENC_OK;
-  return enc::Chunked(fn, norm_kind, gamma, beta, eps, m, x, ldx, k,
-                      [&](int64_t rows, const float* normed, int64_t row0) {
-                        return enc_gemm_gated(rows, normed, k, w, bias_gate,
-                                              bias_up, act, y + row0 * ldy,
-                                              ldy);
-                      });
+  if (enc_status s = enc::CheckNorm(fn, norm_kind, gamma, beta, eps)) return s;
+  return enc::ForEachNormedChunk(
+      fn, norm_kind, gamma, beta, eps, m, ENC_NORM_GEMM_CHUNK_ROWS, x, ldx, k,
+      [&](int64_t row0, int64_t rows, const float* normed, int64_t ld) {
+        return enc_gemm_gated(rows, normed, ld, w, bias_gate, bias_up, act,
+                              y + row0 * ldy, ldy);
+      });
 }

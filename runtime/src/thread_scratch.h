@@ -118,6 +118,29 @@ enc_status ForEachChunk(const char* fn, int64_t rows, int64_t chunk_rows,
   return ENC_OK;
 }
 
+// Runs body(r0, n, rows, ld) over rows [0, m) of x ([m, k], ldx apart) in
+// chunks of at most chunk_rows (none: ENC_OK): `rows` is the chunk normed
+// into the calling thread's NormedRows buffer (ld k) when gamma is set
+// (CheckNormPrologue), x's own rows (ld ldx) otherwise.
+template <typename Body>
+enc_status ForEachNormedChunk(const char* fn, int32_t norm_kind,
+                              const float* gamma, const float* beta, float eps,
+                              int64_t m, int64_t chunk_rows, const float* x,
+                              int64_t ldx, int64_t k, Body body) {
+  const int64_t width = gamma != nullptr ? k : 1;  // 1: unused
+  return ForEachChunk<NormedRows>(
+      fn, m, chunk_rows, width,
+      [&](int64_t r0, int64_t n, float* normed) -> enc_status {
+        const float* rows = x + r0 * ldx;
+        if (gamma == nullptr) return body(r0, n, rows, ldx);
+        if (enc_status s = enc_norm(norm_kind, n, k, rows, ldx, gamma, beta,
+                                    eps, normed, k)) {
+          return s;
+        }
+        return body(r0, n, static_cast<const float*>(normed), k);
+      });
+}
+
 }  // namespace enc
 
 #endif  // ENC_SRC_THREAD_SCRATCH_H_
